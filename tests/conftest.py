@@ -1,0 +1,22 @@
+"""Suite-wide fixtures.
+
+Tasks run in-process (eagerly) in every test except those marked ``celery_worker``, which start
+a real worker against the Redis of REDIS_URL (see tests/tournaments/test_tasks.py).
+"""
+
+import pytest
+
+from config.celery import app as celery_app
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(request):
+    """Run Celery tasks in-process unless the test is about a real worker."""
+    if request.node.get_closest_marker("celery_worker"):
+        yield
+        return
+    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous

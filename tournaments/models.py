@@ -1,0 +1,370 @@
+"""The tournament domain: clubs, players, teams, tournaments, rounds, matches, games, hands.
+
+What must never happen is a database constraint, not only a Python check: two hands with the
+same number in a game, a team twice in one round (``RoundSlot``), a team playing itself, and a
+hand inserted into a finished game (a trigger, see migration 0002).
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
+SIDE_CHOICES = [("ns", "NS (first team)"), ("ew", "EW (second team)")]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    city = models.CharField(max_length=120, blank=True)
+    managers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="managed_clubs")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=120)
+    licence = models.CharField(
+        "federation licence", max_length=40, blank=True, null=True, unique=True,
+        help_text="Optional federation licence number; unique when given.",
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
+    )
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [models.Index(fields=["club", "name"])]
+
+    def __str__(self):
+        return self.name
+
+
+class Team(models.Model):
+    """A fixed pair of players; a team can enter many tournaments."""
+
+    name = models.CharField(max_length=120)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="teams")
+    player_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(player_1=F("player_2")), name="team_two_distinct_players"),
+            models.UniqueConstraint(fields=["club", "name"], name="team_name_unique_in_club"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def players(self):
+        return [self.player_1, self.player_2]
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        KNOCKOUT = "knockout", "Knockout"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=160)
+    slug = models.SlugField(max_length=180, unique=True)
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments")
+    variant = models.CharField(max_length=40, help_text="Variant slug of the rules engine, e.g. belgian-manille.")
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    rounds = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1), MaxValueValidator(99)])
+    best_of = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(15)],
+        help_text="Games (boams, sets) per match; empty means the variant's default.",
+    )
+    options = models.JSONField(default=dict, blank=True, help_text="House options, validated by the variant.")
+    public = models.BooleanField(default=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organized_tournaments")
+    scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scorekept_tournaments")
+    # Standings and pairing settings.
+    tiebreaks = models.JSONField(
+        default=list, blank=True,
+        help_text="Ordered metric names for the standings; empty means the default order.",
+    )
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_bye = models.PositiveSmallIntegerField(default=2)
+    separate_clubs_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Swiss: keep teams of the same club apart in this many first rounds."
+    )
+    double_round_robin = models.BooleanField(default=False)
+    starts_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def variant_obj(self):
+        from scoring import get_variant
+
+        return get_variant(self.variant)
+
+    @property
+    def effective_best_of(self) -> int:
+        return self.best_of or self.variant_obj.best_of
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once_per_tournament"),
+        ]
+
+    def __str__(self):
+        return f"{self.team} in {self.tournament}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PAIRED = "paired", "Paired"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PAIRED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} round {self.number}"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    class Winner(models.TextChoices):
+        NS = "ns", "NS"
+        EW = "ew", "EW"
+        DRAW = "draw", "Draw"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveSmallIntegerField()
+    ns = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ns")
+    ew = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ew", null=True, blank=True,
+                           help_text="Empty for a bye.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
+    winner = models.CharField(max_length=4, choices=Winner.choices, blank=True, default="")
+    games_won_ns = models.PositiveSmallIntegerField(default=0)
+    games_won_ew = models.PositiveSmallIntegerField(default=0)
+    explanation = models.CharField(max_length=300, blank=True, help_text="Why the pairing chose this match.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="match_table_unique_in_round"),
+            models.CheckConstraint(condition=~Q(ns=F("ew")), name="match_team_not_against_itself"),
+            models.CheckConstraint(
+                condition=Q(winner__in=["", "ns", "ew", "draw"]), name="match_winner_valid"
+            ),
+        ]
+
+    def __str__(self):
+        ew = self.ew.name if self.ew_id else "bye"
+        return f"R{self.round.number} T{self.table}: {self.ns.name} – {ew}" if self.round_id else "match"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew_id is None
+
+    def save(self, *args, **kwargs):
+        """Save the match and keep its ``RoundSlot`` rows (one per team) in step, atomically."""
+        from django.db import transaction
+
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            wanted = {("ns", self.ns_id)} | ({("ew", self.ew_id)} if self.ew_id else set())
+            existing = {(s.side, s.team_id): s for s in self.slots.all()}
+            stale = [s.pk for key, s in existing.items() if key not in wanted]
+            if stale:
+                RoundSlot.objects.filter(pk__in=stale).delete()
+            RoundSlot.objects.bulk_create(
+                [RoundSlot(round_id=self.round_id, match=self, side=side, team_id=team)
+                 for side, team in sorted(wanted) if (side, team) not in existing]
+            )
+
+
+class RoundSlot(models.Model):
+    """One team's place in a round: the constraint that keeps a team out of two matches of a round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="slots")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="slots")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    side = models.CharField(max_length=2, choices=SIDE_CHOICES)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "team"], name="team_once_per_round"),
+            models.UniqueConstraint(fields=["match", "side"], name="one_team_per_side"),
+        ]
+
+
+class Game(models.Model):
+    """One game of a match: a boam (Belgian), a set (Catalan), a game to the target elsewhere."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    first_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
+    favourite = models.CharField(max_length=1, blank=True, default="", help_text="Classic Malilla favourite suit.")
+    albur = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, default="",
+                             help_text="Mexican albur option: the side that won the albur.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLAYING)
+    total_ns = models.IntegerField(default=0)
+    total_ew = models.IntegerField(default=0)
+    winner = models.CharField(max_length=4, choices=Match.Winner.choices, blank=True, default="")
+    next_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
+    next_multiplier = models.PositiveIntegerField(default=1)
+    tie_pending = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique_in_match"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status="playing", winner="") | Q(status="finished") & ~Q(winner=""),
+                name="game_winner_iff_finished",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Game {self.number} of {self.match}"
+
+    @property
+    def totals(self) -> dict:
+        return {"ns": self.total_ns, "ew": self.total_ew}
+
+
+class Hand(models.Model):
+    """One deal of a game, as entered (summary or full play) and as the rules engine scored it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    # As entered.
+    dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
+    trump = models.CharField(max_length=4, blank=True, default="", help_text='A suit letter or "none".')
+    turned_card = models.CharField(max_length=4, blank=True, default="")
+    blind = models.BooleanField(default=False)
+    doublings = models.PositiveSmallIntegerField(default=0)
+    tricks_ns = models.PositiveSmallIntegerField(null=True, blank=True)
+    tricks_ew = models.PositiveSmallIntegerField(null=True, blank=True)
+    points_ns = models.PositiveSmallIntegerField(null=True, blank=True)
+    points_ew = models.PositiveSmallIntegerField(null=True, blank=True)
+    penalty_type = models.CharField(max_length=20, blank=True, default="")
+    penalty_side = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, default="")
+    thrown_in = models.BooleanField(default=False)
+    sheet_score = models.JSONField(null=True, blank=True, help_text="The score read off the paper sheet, if sent.")
+    play = models.JSONField(null=True, blank=True, help_text="The full card play, if entered.")
+    # Computed by the rules engine.
+    multiplier = models.PositiveIntegerField(default=1)
+    all_tricks = models.BooleanField(default=False)
+    score_ns = models.IntegerField(default=0)
+    score_ew = models.IntegerField(default=0)
+    bonus = models.JSONField(null=True, blank=True)
+    total_ns = models.IntegerField(default=0)
+    total_ew = models.IntegerField(default=0)
+    game_winner = models.CharField(max_length=4, blank=True, default="")
+    labels = models.JSONField(default=list, blank=True)
+    # Bookkeeping.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique_in_game"),
+            models.UniqueConstraint(fields=["idempotency_key"], condition=Q(idempotency_key__isnull=False),
+                                    name="hand_idempotency_key_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(condition=~Q(penalty_type="") | Q(penalty_side=""), name="hand_penalty_has_type"),
+        ]
+
+    def __str__(self):
+        return f"Hand {self.number} of game {self.game.number}" if self.game_id else f"Hand {self.number}"
+
+    @property
+    def score(self) -> dict:
+        return {"ns": self.score_ns, "ew": self.score_ew}
+
+    @property
+    def totals(self) -> dict:
+        return {"ns": self.total_ns, "ew": self.total_ew}
+
+
+class Standing(models.Model):
+    """One saved row of a tournament's standings, replaced whole by each recompute."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    position = models.PositiveIntegerField(help_text="Order of the row (equal ranks share a rank).")
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    match_points = models.IntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    games_lost = models.PositiveIntegerField(default=0)
+    points_for = models.IntegerField(default=0)
+    points_against = models.IntegerField(default=0)
+    tiebreaks = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team"], name="standing_team_once"),
+        ]
