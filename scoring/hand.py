@@ -1,0 +1,409 @@
+"""Score one hand: every check of rules.md §4, then multiplier, scores, bonus, penalties, game end."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .checks import NO_TRUMP, parse_deal, resolve_trump
+from .play import run_play
+from .types import (
+    OTHER_SIDE, SEAT_SIDE, SIDES, Bonus, GameSettings, GameState, Hand, HandResult, RuleViolation, Violation,
+)
+from .variants import Rules, Variant, get_variant
+
+
+class GameContext:
+    """What a game fixes before its first hand: favourite suit, first dealer, albur winner."""
+
+    __slots__ = ("favourite", "first_dealer", "albur")
+
+    def __init__(self, favourite: str | None = None, first_dealer: str | None = None, albur: str | None = None):
+        self.favourite = favourite
+        self.first_dealer = first_dealer
+        self.albur = albur
+
+
+def game_context(rules: Rules, settings: GameSettings | None, favourite: str | None = None) -> GameContext:
+    """Return the validated context of a game; raise RuleViolation for a favourite or albur not allowed."""
+    v = rules.variant
+    errors: list[Violation] = []
+    first = settings.first_dealer if settings else None
+    albur = settings.albur if settings else None
+    if favourite is None and settings is not None:
+        favourite = settings.favourite
+    if favourite is not None:
+        if not v.favourite:
+            errors.append(Violation("call_not_allowed", "favourite", f"{v.slug} has no favourite suit"))
+        elif favourite not in v.suits:
+            errors.append(Violation("invalid_input", "favourite",
+                                    f"favourite {favourite!r} is not a suit of {v.slug} ({', '.join(v.suits)})"))
+    if first is not None and first not in rules.position:
+        errors.append(Violation("invalid_input", "first_dealer",
+                                f"first_dealer must be one of {', '.join(rules.order)}; got {first!r}"))
+    if albur is not None:
+        if not (v.albur_points and rules.albur):
+            errors.append(Violation("call_not_allowed", "albur", f"{v.slug} is not played with the albur here"))
+        elif albur not in SIDES:
+            errors.append(Violation("invalid_input", "albur", f"albur must be 'ns' or 'ew'; got {albur!r}"))
+    if errors:
+        raise RuleViolation(errors)
+    return GameContext(favourite, first, albur)
+
+
+def initial_state(rules: Rules, ctx: GameContext) -> GameState:
+    """Return the state of a game before its first hand (albur points included)."""
+    totals = {"ns": 0, "ew": 0}
+    if ctx.albur:
+        totals[ctx.albur] = rules.variant.albur_points
+    return GameState(totals=totals, favourite=ctx.favourite)
+
+
+def score_hand(variant: "str | Variant | None", hand: Hand, state: GameState | None = None,
+               options: Mapping | None = None, settings: GameSettings | None = None) -> HandResult:
+    """Check a hand against every rule of rules.md §4 and compute its result.
+
+    Raises RuleViolation listing every violation found. ``options`` default to
+    ``settings.options``; the favourite is ``state.favourite`` or ``settings.favourite``.
+    """
+    v = get_variant(variant if variant is not None else settings.variant)
+    if options is None and settings is not None:
+        options = settings.options
+    rules = v.rules(options)
+    ctx = game_context(rules, settings, state.favourite if state is not None else None)
+    if state is None:
+        state = initial_state(rules, ctx)
+    return score_in_game(rules, ctx, hand, state)
+
+
+def score_in_game(rules: Rules, ctx: GameContext, hand: Hand, state: GameState) -> HandResult:
+    """Check and score ``hand`` as the next hand after ``state`` (used by score_hand and fold_game)."""
+    v = rules.variant
+    errors: list[Violation] = []
+    trump_suit, tricks, points = _check(rules, ctx, hand, state, errors)
+    if errors:
+        raise RuleViolation(errors)
+    result = _compute(rules, ctx, hand, state, trump_suit, tricks, points)
+    if hand.score is not None and dict(hand.score) != result.score:
+        raise RuleViolation(Violation(
+            "score_mismatch", "score",
+            f"the sheet says ns {hand.score.get('ns')}, ew {hand.score.get('ew')}; "
+            f"the hand scores ns {result.score['ns']}, ew {result.score['ew']} ({v.slug})"))
+    return result
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors: list[Violation]):
+    v = rules.variant
+    if state.winner is not None:
+        what = "drawn" if state.winner == "draw" else f"won by {state.winner}"
+        errors.append(Violation("game_over", None, f"the game is already decided ({what})"))
+    _check_dealer(rules, ctx, hand, state, errors)
+    trump_suit = resolve_trump(rules, hand.trump, hand.turned_card, errors, required=not hand.thrown_in)
+    _check_calls(rules, hand, errors)
+    if hand.penalty is not None:
+        if hand.penalty.type not in v.penalties:
+            known = ", ".join(v.penalties) or "none"
+            errors.append(Violation("penalty_not_allowed", "penalty",
+                                    f"{v.slug} knows no penalty {hand.penalty.type!r} (penalties: {known})"))
+        if hand.penalty.side not in SIDES:
+            errors.append(Violation("invalid_input", "penalty", f"penalty side must be 'ns' or 'ew'; "
+                                                                f"got {hand.penalty.side!r}"))
+    tricks, points = hand.tricks, hand.points
+    if hand.thrown_in:
+        for name in ("tricks", "points", "penalty", "play"):
+            if getattr(hand, name) is not None:
+                errors.append(Violation("invalid_input", name, f"a thrown-in deal carries no {name}"))
+        return trump_suit, None, None
+    if hand.play is not None:
+        played = _check_play(rules, hand, trump_suit, errors)
+        if played is not None:
+            for name, given, derived in (("tricks", tricks, played[0]), ("points", points, played[1])):
+                if given is not None and dict(given) != derived:
+                    errors.append(Violation(
+                        "play_mismatch", name,
+                        f"{name} given as ns {given.get('ns')}, ew {given.get('ew')}; "
+                        f"the play gives ns {derived['ns']}, ew {derived['ew']}"))
+            tricks, points = played
+        elif tricks is None:
+            return trump_suit, None, None
+    if (tricks is None) != (points is None):
+        missing = "points" if points is None else "tricks"
+        errors.append(Violation("invalid_input", missing, "tricks and points go together: give both or neither"))
+        return trump_suit, None, None
+    if tricks is None:
+        if hand.penalty is None:
+            errors.append(Violation("invalid_input", "tricks",
+                                    "a played hand needs tricks and points (or the full play)"))
+        return trump_suit, None, None
+    _check_counts(rules, tricks, points, errors)
+    return trump_suit, tricks, points
+
+
+def _check_dealer(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors: list[Violation]):
+    dealer = hand.dealer
+    if dealer not in rules.position:
+        errors.append(Violation("invalid_input", "dealer",
+                                f"dealer must be one of {', '.join(rules.order)}; got {dealer!r}"))
+        return
+    previous = state.previous_dealer
+    if previous is not None:
+        if previous not in rules.position:
+            errors.append(Violation("invalid_input", "state.previous_dealer",
+                                    f"previous_dealer must be one of {', '.join(rules.order)}; got {previous!r}"))
+            return
+        expected = rules.next_seat[previous]
+        if dealer != expected:
+            errors.append(Violation("dealer_out_of_turn", "dealer",
+                                    f"{previous} dealt the previous hand, so {expected} deals "
+                                    f"({rules.direction}); got {dealer}"))
+    elif state.deals_played == 0:
+        if ctx.first_dealer is not None and dealer != ctx.first_dealer:
+            errors.append(Violation("dealer_out_of_turn", "dealer",
+                                    f"the game's first dealer is {ctx.first_dealer}; got {dealer}"))
+        elif ctx.albur is not None and SEAT_SIDE[dealer] == ctx.albur:
+            errors.append(Violation("dealer_out_of_turn", "dealer",
+                                    f"{ctx.albur} won the albur, so the other side deals first; got {dealer}"))
+
+
+def _check_calls(rules: Rules, hand: Hand, errors: list[Violation]):
+    v = rules.variant
+    if isinstance(hand.doublings, bool) or not isinstance(hand.doublings, int) or hand.doublings < 0:
+        errors.append(Violation("invalid_input", "doublings", f"doublings must be a count >= 0; "
+                                                              f"got {hand.doublings!r}"))
+        return
+    if hand.blind:
+        if v.blind_multiplier <= 1 or not rules.blind_allowed:
+            errors.append(Violation("call_not_allowed", "blind", f"{v.slug} is played without blind no trump"))
+        elif hand.trump != NO_TRUMP:
+            errors.append(Violation("call_not_allowed", "blind",
+                                    f"blind is a no-trump call; trump is {hand.trump!r}, not 'none'"))
+    if hand.doublings and not v.doublings:
+        errors.append(Violation("call_not_allowed", "doublings", f"{v.slug} has no doublings; "
+                                                                 f"got {hand.doublings}"))
+    cap = rules.max_multiplier
+    if cap is not None and not any(e.field in ("blind", "doublings") for e in errors):
+        calls = _calls_multiplier(rules, hand)
+        if calls > cap:
+            name = "doublings" if hand.doublings else ("blind" if hand.blind else "trump")
+            errors.append(Violation("call_not_allowed", name,
+                                    f"the calls multiply by {calls} (no trump and {hand.doublings} doublings); "
+                                    f"max_multiplier is {cap}"))
+
+
+def _check_counts(rules: Rules, tricks: Mapping[str, int], points: Mapping[str, int], errors: list[Violation]):
+    v = rules.variant
+    deck = rules.deck
+    t_ns, t_ew = tricks["ns"], tricks["ew"]
+    p_ns, p_ew = points["ns"], points["ew"]
+    bad = False
+    for name, values in (("tricks", (t_ns, t_ew)), ("points", (p_ns, p_ew))):
+        for side, value in zip(SIDES, values):
+            if value < 0:
+                errors.append(Violation("invalid_input", f"{name}.{side}", f"{name}.{side} must be >= 0; got {value}"))
+                bad = True
+    if bad:
+        return
+    if t_ns + t_ew != v.tricks_per_deal:
+        errors.append(Violation("tricks_total", "tricks",
+                                f"tricks must add up to {v.tricks_per_deal}; got {t_ns} + {t_ew} = {t_ns + t_ew}"))
+    if p_ns + p_ew != v.hand_total:
+        errors.append(Violation("points_total", "points",
+                                f"points must add up to {v.hand_total}; got {p_ns} + {p_ew} = {p_ns + p_ew}"))
+    per_trick = len(rules.order)
+    all_card_points = deck.best_points[deck.size]
+    tp = v.trick_points
+    for side, k, p, other_k in (("ns", t_ns, p_ns, t_ew), ("ew", t_ew, p_ew, t_ns)):
+        card = p - tp * k
+        if k == 0:
+            if p != 0:
+                errors.append(Violation("points_impossible", f"points.{side}",
+                                        f"{side} took 0 tricks, so it has 0 points; got {p}"))
+            continue
+        low = all_card_points - deck.max_card_points(per_trick * other_k)
+        high = deck.max_card_points(per_trick * k)
+        if card < 0 or card > high or card < low:
+            trick_part = f" - {tp * k} for {k} tricks" if tp else ""
+            errors.append(Violation(
+                "points_impossible", f"points.{side}",
+                f"{side} has {card} card points ({p}{trick_part}); with {k} tricks to {other_k} "
+                f"that must be between {max(low, 0)} and {high}"))
+
+
+def _check_play(rules: Rules, hand: Hand, trump_suit: int | None, errors: list[Violation]):
+    start = len(errors)
+    masks = parse_deal(rules, hand.play.hands, hand.dealer, hand.turned_card, errors, prefix="play.")
+    if masks is None or len(errors) > start or hand.dealer not in rules.position:
+        return None
+    if any(e.field in ("trump", "turned_card") for e in errors):
+        return None
+    try:
+        played = run_play(rules, hand.dealer, trump_suit, masks, hand.play.cards, field_name="play.cards")
+    except RuleViolation as exc:
+        errors.extend(exc.violations)
+        return None
+    if not played.legal:
+        w = played.violation
+        errors.append(Violation(w["code"], "play.cards",
+                                f"trick {w['trick']}: {w['seat']} may not play {w['card']} ({w['code']}); "
+                                f"legal: {', '.join(w['legal_cards'])}"))
+        return None
+    if not played.complete:
+        n = sum(len(t["cards"]) for t in played.tricks)
+        errors.append(Violation("invalid_input", "play.cards",
+                                f"the play stops after {n} of {rules.deck.size} cards; a hand needs every card"))
+        return None
+    return played.tricks_won, played.points
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _calls_multiplier(rules: Rules, hand: Hand) -> int:
+    v = rules.variant
+    calls = 1
+    if hand.trump == NO_TRUMP and v.no_trump:
+        calls = v.blind_multiplier if hand.blind else v.no_trump_multiplier
+    return calls << hand.doublings if v.doublings else calls
+
+
+def _hand_gain(v: Variant, tricks, points) -> tuple[str | None, int, str | None]:
+    """Return (winning side, raw score before multipliers, side with all tricks)."""
+    all_side = None
+    if tricks is not None:
+        for side in SIDES:
+            if tricks[side] == v.tricks_per_deal:
+                all_side = side
+    p_ns, p_ew = points["ns"], points["ew"]
+    if v.score_rule == "difference":
+        if p_ns == p_ew:
+            return None, 0, all_side
+        winner = "ns" if p_ns > p_ew else "ew"
+        return winner, abs(p_ns - p_ew), all_side
+    winner = "ns" if p_ns > v.base else "ew" if p_ew > v.base else None
+    if winner is None:
+        return None, 0, all_side
+    if all_side == winner and v.all_tricks == "hand_total":
+        return winner, v.hand_total, all_side
+    return winner, points[winner] - v.base, all_side
+
+
+def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump_suit, tricks, points) -> HandResult:
+    v = rules.variant
+    dealer = hand.dealer
+    dealer_side = SEAT_SIDE[dealer]
+    totals = {"ns": state.totals["ns"], "ew": state.totals["ew"]}
+    pending = state.pending_multiplier
+    new_pending = pending
+    score = {"ns": 0, "ew": 0}
+    labels: list[str] = []
+    multiplier = 1
+    all_side = None
+    winner = None
+    game_winner = None
+    bonus = None
+    target = rules.target
+    deals_after = state.deals_played + 1
+    favourite = ctx.favourite if ctx.favourite is not None else state.favourite
+    # Favourite suit and Mariperez double everything of the hand, penalties and turn-up included.
+    extra = rules.round_multiplier(state.deals_played)
+    if favourite is not None and trump_suit is not None and v.suits[trump_suit] == favourite:
+        extra *= 2
+
+    if hand.thrown_in:
+        labels.append("thrown_in")
+    else:
+        penalty = hand.penalty
+        if penalty is not None:
+            rule = v.penalties[penalty.type]
+            other = OTHER_SIDE[penalty.side]
+            labels += ["penalty", penalty.type]
+            new_pending = 1  # a penalised deal is still the played deal that used up a tie double
+            if tricks is not None:
+                all_side = _hand_gain(v, tricks, points)[2]
+            if rule.kind == "award":
+                score[other] = rule.points
+            elif rule.kind == "lose_game":
+                game_winner = other
+            else:  # award_plus_gain
+                gain = 0
+                if points is not None:
+                    w, raw, _ = _hand_gain(v, tricks, points)
+                    gain = raw if w == other else 0
+                multiplier = extra
+                score[other] = (rule.points + gain) * extra
+        else:
+            winner, raw, all_side = _hand_gain(v, tricks, points)
+            multiplier = _calls_multiplier(rules, hand) * pending * extra
+            if all_side is not None and v.all_tricks == "double":
+                multiplier *= 2
+            if rules.max_multiplier is not None:
+                multiplier = min(multiplier, rules.max_multiplier)
+            if winner is None:
+                labels.append("tie")
+            else:
+                score[winner] = raw * multiplier
+            new_pending = 1
+            if winner is None and rules.tie_doubling != "off":
+                new_pending = pending * 2 if rules.tie_doubling == "stack" else 2
+        if all_side is not None:
+            labels.append(v.all_tricks_label)
+
+    # The turn-up bonus: at once, unless it would reach the target; then it waits for the hand.
+    held = False
+    bonus_points = 0
+    if v.turn_up_bonus and hand.turned_card is not None and not hand.thrown_in:
+        bonus_points = rules.deck.points[rules.deck.index[hand.turned_card]] * extra
+        if bonus_points:
+            held = (v.turn_up_bonus != "immediate" and target is not None
+                    and totals[dealer_side] + bonus_points >= target)
+            applied = not held
+            if (applied and hand.penalty is not None and hand.penalty.side == dealer_side
+                    and v.penalties[hand.penalty.type].kind == "award_plus_gain"):
+                applied = False  # the offending side scores nothing that hand, its turn-up included
+            if applied:
+                totals[dealer_side] += bonus_points
+            bonus = Bonus(dealer_side, bonus_points, held, applied)
+
+    totals["ns"] += score["ns"]
+    totals["ew"] += score["ew"]
+
+    if game_winner is None and all_side is not None and v.all_tricks == "wins_game" and hand.penalty is None:
+        game_winner = all_side
+    if game_winner is None and target is not None:
+        game_winner = _reached(totals, target)
+    if held and game_winner is None:
+        if v.turn_up_bonus == "hold_back" or (points is not None and points[dealer_side] >= v.base):
+            totals[dealer_side] += bonus_points
+            bonus = Bonus(dealer_side, bonus_points, True, True)
+            game_winner = _reached(totals, target)
+    if game_winner is None and rules.deals_per_game is not None and deals_after >= rules.deals_per_game:
+        game_winner = "draw" if totals["ns"] == totals["ew"] else ("ns" if totals["ns"] > totals["ew"] else "ew")
+    if v.zapato and game_winner in SIDES and hand.penalty is None and totals[OTHER_SIDE[game_winner]] == 0:
+        labels.append("zapato")
+
+    next_dealer = rules.next_seat[dealer]
+    if game_winner is not None:
+        new_pending = 1
+        next_multiplier = 1
+    else:
+        next_multiplier = new_pending * rules.round_multiplier(deals_after)
+    new_state = GameState(
+        totals=dict(totals), tie_pending=new_pending > 1, previous_dealer=dealer, favourite=state.favourite,
+        deals_played=deals_after, winner=game_winner, tie_multiplier=new_pending,
+    )
+    return HandResult(
+        tricks=dict(tricks) if tricks is not None else None,
+        points=dict(points) if points is not None else None,
+        multiplier=multiplier, all_tricks=all_side is not None, score=score, bonus=bonus, totals=totals,
+        game_winner=game_winner, tie_pending=new_pending > 1, next_dealer=next_dealer,
+        next_multiplier=next_multiplier, labels=tuple(labels), state=new_state,
+    )
+
+
+def _reached(totals: dict[str, int], target: int) -> str | None:
+    ns, ew = totals["ns"] >= target, totals["ew"] >= target
+    if ns and ew:
+        return "draw" if totals["ns"] == totals["ew"] else ("ns" if totals["ns"] > totals["ew"] else "ew")
+    return "ns" if ns else "ew" if ew else None

@@ -1,0 +1,385 @@
+"""The engine's values: inputs (Hand, GameSettings, GameState), results and errors.
+
+Plain frozen dataclasses with ``from_dict`` / ``to_dict`` for the JSON shapes of
+docs/api.md. Nothing here knows a variant's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+SIDES = ("ns", "ew")
+SEAT_SIDE = {"N": "ns", "S": "ns", "E": "ew", "W": "ew"}
+OTHER_SIDE = {"ns": "ew", "ew": "ns"}
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule or malformed field, with its stable code (rules.md §4)."""
+
+    code: str
+    field: str | None
+    message: str
+    hand_index: int | None = None
+
+    def to_dict(self) -> dict:
+        """Return the JSON shape of an api.md error item (code, attr, detail)."""
+        d = {"code": self.code, "attr": self.field, "detail": self.message}
+        if self.hand_index is not None:
+            d["hand_index"] = self.hand_index
+        return d
+
+
+class RuleViolation(Exception):
+    """Raised with every violation found; ``violations`` lists them."""
+
+    def __init__(self, violations: Sequence[Violation] | Violation):
+        if isinstance(violations, Violation):
+            violations = [violations]
+        self.violations: list[Violation] = list(violations)
+        super().__init__("; ".join(f"{v.code}: {v.message}" for v in self.violations))
+
+    @property
+    def codes(self) -> list[str]:
+        """Return the codes of the violations, in order."""
+        return [v.code for v in self.violations]
+
+
+def _bad(field_name: str | None, message: str, code: str = "invalid_input") -> Violation:
+    return Violation(code, field_name, message)
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty of a hand; ``side`` is the OFFENDING side."""
+
+    type: str
+    side: str
+
+    def to_dict(self) -> dict:
+        """Return the api.md shape."""
+        return {"type": self.type, "side": self.side}
+
+
+@dataclass(frozen=True)
+class Play:
+    """A full or partial card play: the deal and the cards played in order."""
+
+    hands: Mapping[str, tuple[str, ...]]
+    cards: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        """Return the api.md shape."""
+        return {"hands": {s: list(c) for s, c in self.hands.items()}, "cards": list(self.cards)}
+
+
+def _side_ints(data: Any, name: str, errors: list[Violation]) -> dict[str, int] | None:
+    if data is None:
+        return None
+    if not isinstance(data, Mapping) or set(data) != set(SIDES):
+        errors.append(_bad(name, f"{name} must be an object with exactly the keys 'ns' and 'ew'"))
+        return None
+    out = {}
+    for side in SIDES:
+        value = data[side]
+        if isinstance(value, bool) or not isinstance(value, int):
+            errors.append(_bad(f"{name}.{side}", f"{name}.{side} must be an integer; got {value!r}"))
+            return None
+        out[side] = value
+    return out
+
+
+def _card_list(data: Any, name: str, errors: list[Violation]) -> tuple[str, ...] | None:
+    if not isinstance(data, (list, tuple)) or not all(isinstance(c, str) for c in data):
+        errors.append(_bad(name, f"{name} must be a list of card codes"))
+        return None
+    return tuple(data)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand as entered (api.md "A hand"): a summary, or a full play, or a thrown-in deal."""
+
+    dealer: str
+    trump: str | None = None
+    turned_card: str | None = None
+    blind: bool = False
+    doublings: int = 0
+    tricks: Mapping[str, int] | None = None
+    points: Mapping[str, int] | None = None
+    penalty: Penalty | None = None
+    thrown_in: bool = False
+    score: Mapping[str, int] | None = None
+    play: Play | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Hand":
+        """Build a hand from its api.md JSON shape; raise RuleViolation(invalid_input) on a wrong shape.
+
+        Keys that are not part of a hand (``id``, ``state``, ``options``...) are ignored.
+        """
+        if not isinstance(data, Mapping):
+            raise RuleViolation(_bad(None, "a hand must be a JSON object"))
+        errors: list[Violation] = []
+        dealer = data.get("dealer")
+        if not isinstance(dealer, str):
+            errors.append(_bad("dealer", f"dealer must be a seat letter; got {dealer!r}"))
+        strings = {}
+        for key in ("trump", "turned_card"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                errors.append(_bad(key, f"{key} must be a string; got {value!r}"))
+                value = None
+            strings[key] = value
+        flags = {}
+        for key in ("blind", "thrown_in"):
+            value = data.get(key, False)
+            if value is None:
+                value = False
+            if not isinstance(value, bool):
+                errors.append(_bad(key, f"{key} must be true or false; got {value!r}"))
+                value = False
+            flags[key] = value
+        doublings = data.get("doublings", 0)
+        if doublings is None:
+            doublings = 0
+        if isinstance(doublings, bool) or not isinstance(doublings, int) or doublings < 0:
+            errors.append(_bad("doublings", f"doublings must be a count >= 0; got {doublings!r}"))
+            doublings = 0
+        tricks = _side_ints(data.get("tricks"), "tricks", errors)
+        points = _side_ints(data.get("points"), "points", errors)
+        score = _side_ints(data.get("score"), "score", errors)
+        penalty = None
+        raw_penalty = data.get("penalty")
+        if raw_penalty is not None:
+            if (
+                not isinstance(raw_penalty, Mapping)
+                or not isinstance(raw_penalty.get("type"), str)
+                or raw_penalty.get("side") not in SIDES
+            ):
+                errors.append(_bad("penalty", "penalty must be {\"type\": <str>, \"side\": \"ns\" or \"ew\"}"))
+            else:
+                penalty = Penalty(raw_penalty["type"], raw_penalty["side"])
+        play = None
+        raw_play = data.get("play")
+        if raw_play is not None:
+            if not isinstance(raw_play, Mapping) or not isinstance(raw_play.get("hands"), Mapping):
+                errors.append(_bad("play", "play must be {\"hands\": {seat: [cards]}, \"cards\": [cards]}"))
+            else:
+                hands = {}
+                for seat, cards in raw_play["hands"].items():
+                    hands[seat] = _card_list(cards, f"play.hands.{seat}", errors)
+                cards = _card_list(raw_play.get("cards", []), "play.cards", errors)
+                play = Play(hands, cards or ())
+        if errors:
+            raise RuleViolation(errors)
+        return cls(
+            dealer=dealer, trump=strings["trump"], turned_card=strings["turned_card"],
+            blind=flags["blind"], doublings=doublings, tricks=tricks, points=points,
+            penalty=penalty, thrown_in=flags["thrown_in"], score=score, play=play,
+        )
+
+    def to_dict(self) -> dict:
+        """Return the api.md JSON shape (``Hand.from_dict(h.to_dict()) == h``)."""
+        return {
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "turned_card": self.turned_card,
+            "blind": self.blind,
+            "doublings": self.doublings,
+            "tricks": dict(self.tricks) if self.tricks is not None else None,
+            "points": dict(self.points) if self.points is not None else None,
+            "penalty": self.penalty.to_dict() if self.penalty else None,
+            "thrown_in": self.thrown_in,
+            "score": dict(self.score) if self.score is not None else None,
+            "play": self.play.to_dict() if self.play else None,
+        }
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What a game is played under: variant, house options, first dealer, favourite, albur."""
+
+    variant: str
+    options: Mapping = field(default_factory=dict)
+    first_dealer: str | None = None
+    favourite: str | None = None
+    albur: str | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The game so far, before the next hand (api.md ``score`` "state").
+
+    ``tie_multiplier`` is the pending tie factor (2 after a Belgian tie; more under
+    ``tie_doubling="stack"``); ``tie_pending=True`` alone means a factor of 2.
+    ``deals_played`` counts thrown-in deals too (classic-malilla rounds).
+    """
+
+    totals: Mapping[str, int] = field(default_factory=lambda: {"ns": 0, "ew": 0})
+    tie_pending: bool = False
+    previous_dealer: str | None = None
+    favourite: str | None = None
+    deals_played: int = 0
+    winner: str | None = None
+    tie_multiplier: int = 1
+
+    @property
+    def pending_multiplier(self) -> int:
+        """Return the factor a pending tie puts on the next played deal."""
+        if self.tie_multiplier > 1:
+            return self.tie_multiplier
+        return 2 if self.tie_pending else 1
+
+    @classmethod
+    def from_dict(cls, data: Mapping | None) -> "GameState":
+        """Build a state from the api.md ``state`` object; raise RuleViolation(invalid_input) on a wrong shape."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RuleViolation(_bad("state", "state must be a JSON object"))
+        errors: list[Violation] = []
+        totals = _side_ints(data.get("totals", {"ns": 0, "ew": 0}), "state.totals", errors)
+        tie_pending = data.get("tie_pending", False)
+        if not isinstance(tie_pending, bool):
+            errors.append(_bad("state.tie_pending", f"tie_pending must be true or false; got {tie_pending!r}"))
+        kwargs = {}
+        for key in ("previous_dealer", "favourite", "winner"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                errors.append(_bad(f"state.{key}", f"{key} must be a string; got {value!r}"))
+            kwargs[key] = value
+        for key, default in (("deals_played", 0), ("tie_multiplier", 1)):
+            value = data.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, int) or value < default:
+                errors.append(_bad(f"state.{key}", f"{key} must be an integer >= {default}; got {value!r}"))
+            kwargs[key] = value
+        if errors:
+            raise RuleViolation(errors)
+        return cls(totals=totals, tie_pending=tie_pending, **kwargs)
+
+    def to_dict(self) -> dict:
+        """Return the JSON shape accepted by ``from_dict``."""
+        return {
+            "totals": dict(self.totals), "tie_pending": self.tie_pending,
+            "tie_multiplier": self.pending_multiplier, "previous_dealer": self.previous_dealer,
+            "favourite": self.favourite, "deals_played": self.deals_played, "winner": self.winner,
+        }
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """The turn-up bonus of a hand: to whom, how much, whether held back and whether it counted."""
+
+    side: str
+    points: int
+    held_back: bool
+    applied: bool
+
+    def to_dict(self) -> dict:
+        """Return the api.md shape."""
+        return {"side": self.side, "points": self.points, "held_back": self.held_back, "applied": self.applied}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a hand earned and where it leaves the game."""
+
+    tricks: dict[str, int] | None
+    points: dict[str, int] | None
+    multiplier: int
+    all_tricks: bool
+    score: dict[str, int]
+    bonus: Bonus | None
+    totals: dict[str, int]
+    game_winner: str | None
+    tie_pending: bool
+    next_dealer: str
+    next_multiplier: int
+    labels: tuple[str, ...]
+    state: GameState
+
+    def to_dict(self) -> dict:
+        """Return the JSON-ready result fields of api.md."""
+        return {
+            "tricks": dict(self.tricks) if self.tricks is not None else None,
+            "points": dict(self.points) if self.points is not None else None,
+            "multiplier": self.multiplier,
+            "all_tricks": self.all_tricks,
+            "score": dict(self.score),
+            "bonus": self.bonus.to_dict() if self.bonus else None,
+            "totals": dict(self.totals),
+            "game_winner": self.game_winner,
+            "tie_pending": self.tie_pending,
+            "next_dealer": self.next_dealer,
+            "next_multiplier": self.next_multiplier,
+            "labels": list(self.labels),
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A game folded from its hands."""
+
+    hands: tuple[HandResult, ...]
+    totals: dict[str, int]
+    winner: str | None
+    finished: bool
+    next_dealer: str | None
+    next_multiplier: int
+    state: GameState
+
+    def to_dict(self) -> dict:
+        """Return a JSON-ready summary with every hand's result."""
+        return {
+            "hands": [h.to_dict() for h in self.hands], "totals": dict(self.totals),
+            "winner": self.winner, "finished": self.finished,
+            "next_dealer": self.next_dealer, "next_multiplier": self.next_multiplier,
+        }
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A match folded from its games' winners."""
+
+    games_won: dict[str, int]
+    winner: str | None
+    finished: bool
+    games_needed: int
+
+    def to_dict(self) -> dict:
+        """Return a JSON-ready summary."""
+        return {"games_won": dict(self.games_won), "winner": self.winner,
+                "finished": self.finished, "games_needed": self.games_needed}
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The outcome of checking a card play (api.md check-play answer)."""
+
+    legal: bool
+    tricks: list[dict]
+    tricks_won: dict[str, int]
+    points: dict[str, int]
+    complete: bool
+    next: dict | None
+    violation: dict | None
+
+    def to_dict(self) -> dict:
+        """Return exactly the api.md check-play answer."""
+        if not self.legal:
+            return {"legal": False, "tricks": self.tricks, "violation": self.violation}
+        return {
+            "legal": True, "tricks": self.tricks, "tricks_won": dict(self.tricks_won),
+            "points": dict(self.points), "complete": self.complete, "next": self.next,
+        }
