@@ -215,6 +215,10 @@ class Match(models.Model):
         """Save the match and keep its ``RoundSlot`` rows (one per team) in step, atomically."""
         from django.db import transaction
 
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and not {"ns", "ew", "ns_id", "ew_id", "round", "round_id"} & set(update_fields):
+            super().save(*args, **kwargs)
+            return
         with transaction.atomic():
             super().save(*args, **kwargs)
             wanted = {("ns", self.ns_id)} | ({("ew", self.ew_id)} if self.ew_id else set())

@@ -1,0 +1,119 @@
+"""Reads: querysets with their joins, and the JSON-ready answers of the scoreboard and a stored hand."""
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.services.hand_data import hand_input_dict
+
+
+def tournament_list(*, user=None) -> QuerySet[Tournament]:
+    """Return the tournaments a user may see: public ones, and private ones they run (staff: all)."""
+    qs = Tournament.objects.select_related("club")
+    if user is not None and getattr(user, "is_staff", False):
+        return qs
+    if user is None or not user.is_authenticated:
+        return qs.filter(public=True)
+    from django.db.models import Q
+
+    return qs.filter(Q(public=True) | Q(organizers=user) | Q(scorekeepers=user)).distinct()
+
+
+def match_for_scoreboard(*, match_id: int) -> Match:
+    """Return a match with everything its scoreboard shows, in three queries whatever the number of hands."""
+    hands = Prefetch("hands", queryset=Hand.objects.order_by("number"))
+    games = Prefetch("games", queryset=Game.objects.order_by("number").prefetch_related(hands))
+    return (
+        Match.objects.select_related("round__tournament", "ns", "ew")
+        .prefetch_related(games)
+        .get(pk=match_id)
+    )
+
+
+def _team(team) -> dict | None:
+    return None if team is None else {"id": team.pk, "name": team.name}
+
+
+def hand_computed(hand: Hand) -> dict:
+    """Return a stored hand: what was entered and what the engine computed."""
+    data = hand_input_dict(hand)
+    data.setdefault("trump", hand.trump or None)
+    data.setdefault("blind", False)
+    data.setdefault("doublings", 0)
+    data.setdefault("thrown_in", False)
+    data["tricks"] = None if hand.tricks_ns is None else {"ns": hand.tricks_ns, "ew": hand.tricks_ew}
+    data["points"] = None if hand.points_ns is None else {"ns": hand.points_ns, "ew": hand.points_ew}
+    data.pop("score", None)
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        **data,
+        "sheet_score": hand.sheet_score,
+        "multiplier": hand.multiplier,
+        "all_tricks": hand.all_tricks,
+        "score": hand.score,
+        "bonus": hand.bonus,
+        "totals": hand.totals,
+        "game_winner": hand.game_winner or None,
+        "labels": list(hand.labels or []),
+    }
+
+
+def _match_summary(match: Match, current: Game | None) -> dict:
+    return {
+        "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
+        "winner": match.winner or None,
+        "status": match.status,
+        "next_dealer": (current.next_dealer or None) if current and current.status == Game.Status.PLAYING else None,
+        "tie_pending": bool(current and current.status == Game.Status.PLAYING and current.tie_pending),
+    }
+
+
+def hand_result(hand: Hand) -> dict:
+    """Return the api.md answer for a stored hand: the hand, its result and where the match stands."""
+    game = hand.game
+    match = Match.objects.get(pk=game.match_id)
+    current = match.games.order_by("-number").first()
+    return {
+        **hand_computed(hand),
+        "game": game.number,
+        "game_id": game.pk,
+        "match": {"id": match.pk, **_match_summary(match, current)},
+    }
+
+
+def match_scoreboard(*, match_id: int) -> dict:
+    """Return the match scoreboard: teams, games won, every hand with running totals, the next deal."""
+    match = match_for_scoreboard(match_id=match_id)
+    tournament = match.round.tournament
+    games = list(match.games.all())
+    current = games[-1] if games else None
+    playing = current is not None and current.status == Game.Status.PLAYING
+    return {
+        "id": match.pk,
+        "tournament": {"id": tournament.pk, "name": tournament.name, "variant": tournament.variant},
+        "round": match.round.number,
+        "table": match.table,
+        "ns": _team(match.ns),
+        "ew": _team(match.ew),
+        "best_of": tournament.effective_best_of,
+        **_match_summary(match, current),
+        "next_multiplier": current.next_multiplier if playing else None,
+        "current_game": current.number if playing else None,
+        "updated_at": match.updated_at.isoformat(),
+        "games": [
+            {
+                "number": game.number,
+                "status": game.status,
+                "first_dealer": game.first_dealer,
+                "favourite": game.favourite or None,
+                "albur": game.albur or None,
+                "totals": game.totals,
+                "winner": game.winner or None,
+                "next_dealer": (game.next_dealer or None) if game.status == Game.Status.PLAYING else None,
+                "next_multiplier": game.next_multiplier if game.status == Game.Status.PLAYING else None,
+                "tie_pending": game.tie_pending,
+                "hands": [hand_computed(hand) for hand in game.hands.all()],
+            }
+            for game in games
+        ],
+    }

@@ -1,0 +1,1 @@
+"""Writes: keyword-only service functions named ``<entity>_<action>``, one transaction each."""

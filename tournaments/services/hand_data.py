@@ -1,0 +1,116 @@
+"""Translate between a stored ``Hand`` row and the rules engine's plain values."""
+
+from collections.abc import Mapping
+
+import scoring
+
+from tournaments.models import Game, Hand
+
+#: The fields of a hand as entered (api.md "A hand"); everything else on the row is computed.
+INPUT_KEYS = ("dealer", "trump", "turned_card", "blind", "doublings", "tricks", "points", "penalty",
+              "thrown_in", "score", "play")
+
+
+def hand_input_dict(hand: Hand) -> dict:
+    """Return the hand as entered, in the api.md JSON shape."""
+    data: dict = {"dealer": hand.dealer}
+    if hand.trump:
+        data["trump"] = hand.trump
+    if hand.turned_card:
+        data["turned_card"] = hand.turned_card
+    if hand.blind:
+        data["blind"] = True
+    if hand.doublings:
+        data["doublings"] = hand.doublings
+    # With a full play, tricks and points are the engine's count of it, not an input.
+    if hand.play is None and hand.tricks_ns is not None and hand.tricks_ew is not None:
+        data["tricks"] = {"ns": hand.tricks_ns, "ew": hand.tricks_ew}
+    if hand.play is None and hand.points_ns is not None and hand.points_ew is not None:
+        data["points"] = {"ns": hand.points_ns, "ew": hand.points_ew}
+    if hand.penalty_type:
+        data["penalty"] = {"type": hand.penalty_type, "side": hand.penalty_side}
+    if hand.thrown_in:
+        data["thrown_in"] = True
+    if hand.sheet_score is not None:
+        data["score"] = hand.sheet_score
+    if hand.play is not None:
+        data["play"] = hand.play
+    return data
+
+
+def merge_input(current: Mapping, changes: Mapping) -> dict:
+    """Return ``current`` with ``changes`` applied; a key set to None removes that field."""
+    merged = dict(current)
+    for key, value in changes.items():
+        if key not in INPUT_KEYS:
+            continue
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
+
+
+def apply_input(hand: Hand, data: Mapping) -> None:
+    """Copy the entered fields of ``data`` onto the row (absent fields reset to their empty value)."""
+    hand.dealer = data["dealer"]
+    hand.trump = data.get("trump") or ""
+    hand.turned_card = data.get("turned_card") or ""
+    hand.blind = bool(data.get("blind", False))
+    hand.doublings = int(data.get("doublings") or 0)
+    tricks = data.get("tricks")
+    hand.tricks_ns, hand.tricks_ew = (tricks["ns"], tricks["ew"]) if tricks else (None, None)
+    points = data.get("points")
+    hand.points_ns, hand.points_ew = (points["ns"], points["ew"]) if points else (None, None)
+    penalty = data.get("penalty")
+    hand.penalty_type, hand.penalty_side = (penalty["type"], penalty["side"]) if penalty else ("", "")
+    hand.thrown_in = bool(data.get("thrown_in", False))
+    hand.sheet_score = data.get("score")
+    hand.play = data.get("play")
+
+
+def apply_result(hand: Hand, result: "scoring.HandResult") -> list[str]:
+    """Store what the engine computed on the row; return the names of the fields that changed."""
+    computed = {
+        "multiplier": result.multiplier,
+        "all_tricks": result.all_tricks,
+        "score_ns": result.score["ns"],
+        "score_ew": result.score["ew"],
+        "bonus": _bonus_dict(result.bonus),
+        "total_ns": result.totals["ns"],
+        "total_ew": result.totals["ew"],
+        "game_winner": result.game_winner or "",
+        "labels": list(result.labels),
+    }
+    # A play entered without tricks/points: keep what the engine counted, so the row reads like a summary.
+    if result.tricks is not None and hand.play is not None:
+        computed["tricks_ns"], computed["tricks_ew"] = result.tricks["ns"], result.tricks["ew"]
+    if result.points is not None and hand.play is not None:
+        computed["points_ns"], computed["points_ew"] = result.points["ns"], result.points["ew"]
+    changed = [name for name, value in computed.items() if getattr(hand, name) != value]
+    for name in changed:
+        setattr(hand, name, computed[name])
+    return changed
+
+
+def _bonus_dict(bonus) -> dict | None:
+    if bonus is None:
+        return None
+    return {"side": bonus.side, "points": bonus.points, "held_back": bonus.held_back, "applied": bonus.applied}
+
+
+def game_settings(game: Game) -> "scoring.GameSettings":
+    """Return the engine's settings for a game: its tournament's variant and options, its own draws."""
+    tournament = game.match.round.tournament
+    return scoring.GameSettings(
+        variant=tournament.variant,
+        options=tournament.options or {},
+        first_dealer=game.first_dealer or None,
+        favourite=game.favourite or None,
+        albur=game.albur or None,
+    )
+
+
+def engine_hands(rows: list[Hand]) -> list["scoring.Hand"]:
+    """Return the engine's inputs for stored hands."""
+    return [scoring.Hand.from_dict(hand_input_dict(row)) for row in rows]
