@@ -1,0 +1,215 @@
+"""The hand services: the engine computes, the services store, refusals keep their codes."""
+
+import pytest
+import scoring
+
+from tests.factories import MatchFactory, TournamentFactory
+from tournaments.models import Game, Hand, Match
+from tournaments.services.errors import Conflict
+from tournaments.services.games import game_start
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+
+pytestmark = pytest.mark.django_db
+
+SEATS = "NESW"
+
+
+def summary(dealer, ns_points, *, trump="H", tricks=None, **extra):
+    """A Belgian hand summary whose tricks fit its points."""
+    ew_points = 60 - ns_points
+    if tricks is None:
+        tricks = (8, 0) if ns_points == 60 else (0, 8) if ns_points == 0 else (4, 4)
+    return {"dealer": dealer, "trump": trump, "tricks": {"ns": tricks[0], "ew": tricks[1]},
+            "points": {"ns": ns_points, "ew": ew_points}, **extra}
+
+
+def play_boam(match, first_dealer_index=0, ns_points=50, hands=None):
+    """Enter hands until the current boam ends (ns 50–10 hands: 20 a hand, six hands to 120)."""
+    dealer = first_dealer_index
+    entered = []
+    for _ in range(hands or 100):
+        hand, _ = hand_enter(match=match, data=summary(SEATS[dealer % 4], ns_points))
+        entered.append(hand)
+        dealer += 1
+        if hand.game_winner:
+            break
+    return entered
+
+
+def test_enter_stores_what_the_engine_computes(belgian_match, scorekeeper):
+    hand, created = hand_enter(match=belgian_match, data=summary("N", 37), user=scorekeeper)
+    assert created
+    assert (hand.number, hand.score, hand.totals, hand.multiplier) == (1, {"ns": 7, "ew": 0}, {"ns": 7, "ew": 0}, 1)
+    game = Game.objects.get(match=belgian_match)
+    assert (game.number, game.first_dealer, game.next_dealer, game.status) == (1, "N", "E", "playing")
+    belgian_match.refresh_from_db()
+    assert belgian_match.status == Match.Status.PLAYING
+    assert hand.entered_by == scorekeeper
+
+
+def test_no_trump_after_a_tie_with_a_doubling_scores_56(belgian_match):
+    """004: no trump after a tie, an opponent goes along, 37 points: 7 × 2 × 2 × 2 = 56."""
+    hand_enter(match=belgian_match, data=summary("N", 30))
+    hand, _ = hand_enter(match=belgian_match, data=summary("E", 37, trump="none", doublings=1))
+    assert (hand.multiplier, hand.score) == (8, {"ns": 56, "ew": 0})
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "attr"),
+    [
+        (summary("N", 37) | {"points": {"ns": 37, "ew": 22}}, "points_total", "points"),
+        (summary("N", 37) | {"tricks": {"ns": 5, "ew": 2}}, "tricks_total", "tricks"),
+        (summary("N", 37) | {"trump": "O"}, "trump_invalid", "trump"),
+        (summary("N", 37) | {"tricks": {"ns": 0, "ew": 8}}, "points_impossible", "points"),
+        (summary("N", 37) | {"penalty": {"type": "renuncio", "side": "ns"}}, "penalty_not_allowed", "penalty"),
+        (summary("N", 37) | {"score": {"ns": 8, "ew": 0}}, "score_mismatch", "score"),
+        (summary("N", 37) | {"blind": True}, "call_not_allowed", "blind"),
+    ],
+)
+def test_rule_refusals_reach_the_caller_with_their_code(belgian_match, data, code, attr):
+    with pytest.raises(scoring.RuleViolation) as refused:
+        hand_enter(match=belgian_match, data=data)
+    assert code in refused.value.codes
+    assert any(v.field and v.field.startswith(attr) for v in refused.value.violations if v.code == code)
+    assert not Hand.objects.exists()
+    assert not Game.objects.exists()
+
+
+def test_dealer_out_of_turn_is_refused(belgian_match):
+    hand_enter(match=belgian_match, data=summary("N", 37))
+    with pytest.raises(scoring.RuleViolation) as refused:
+        hand_enter(match=belgian_match, data=summary("S", 37))
+    assert refused.value.codes == ["dealer_out_of_turn"]
+    assert Hand.objects.count() == 1
+
+
+def test_boams_make_a_best_of_three_match_and_then_game_over(belgian_match):
+    first = play_boam(belgian_match)
+    assert first[-1].game_winner == "ns" and first[-1].total_ns >= 101
+    belgian_match.refresh_from_db()
+    assert (belgian_match.games_won_ns, belgian_match.games_won_ew, belgian_match.winner) == (1, 0, "")
+    second = play_boam(belgian_match, first_dealer_index=2)
+    assert second[0].game.number == 2 and second[0].game.first_dealer == "S"
+    belgian_match.refresh_from_db()
+    assert (belgian_match.games_won_ns, belgian_match.winner, belgian_match.status) == (2, "ns", "finished")
+    with pytest.raises(scoring.RuleViolation) as refused:
+        hand_enter(match=belgian_match, data=summary("N", 37))
+    assert refused.value.codes == ["game_over"]
+    assert Game.objects.filter(match=belgian_match).count() == 2
+
+
+def test_same_idempotency_key_stores_once(belgian_match):
+    first, created = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-1")
+    again, created_again = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-1")
+    assert created and not created_again
+    assert again.pk == first.pk
+    assert Hand.objects.count() == 1
+
+
+def test_an_idempotency_key_of_another_match_is_a_conflict(belgian_match):
+    hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-2")
+    other = MatchFactory(round=belgian_match.round)
+    with pytest.raises(Conflict):
+        hand_enter(match=other, data=summary("N", 37), idempotency_key="k-2")
+
+
+def test_an_expected_number_already_entered_is_a_conflict(belgian_match):
+    hand_enter(match=belgian_match, data=summary("N", 37), number=1)
+    with pytest.raises(Conflict) as conflict:
+        hand_enter(match=belgian_match, data=summary("E", 37), number=1)
+    assert conflict.value.code == "hand_exists"
+
+
+def test_a_correction_rescores_the_rest_and_is_audited(belgian_match, scorekeeper):
+    h1, _ = hand_enter(match=belgian_match, data=summary("N", 30))  # a tie: the next hand counts double
+    h2, _ = hand_enter(match=belgian_match, data=summary("E", 40))
+    assert h2.score == {"ns": 20, "ew": 0}
+    hand_correct(hand=h1, data={"points": {"ns": 35, "ew": 25}}, user=scorekeeper)
+    h1.refresh_from_db()
+    h2.refresh_from_db()
+    assert h1.score == {"ns": 5, "ew": 0}
+    assert (h2.multiplier, h2.score, h2.totals) == (1, {"ns": 10, "ew": 0}, {"ns": 15, "ew": 0})
+    game = h1.game
+    game.refresh_from_db()
+    assert (game.total_ns, game.total_ew, game.tie_pending) == (15, 0, False)
+    records = list(h1.history.order_by("history_date"))
+    assert [r.history_type for r in records] == ["+", "~"]
+    assert records[-1].history_user == scorekeeper
+    assert records[-1].history_change_reason == "corrected"
+    before, after = records
+    assert (before.points_ns, after.points_ns) == (30, 35)
+    delta = after.diff_against(before)
+    assert {"points_ns", "points_ew", "score_ns"} <= set(delta.changed_fields)
+    rescored = h2.history.order_by("-history_date").first()
+    assert rescored.history_change_reason == "re-scored after the correction of hand 1"
+
+
+def test_a_refused_correction_changes_nothing(belgian_match):
+    h1, _ = hand_enter(match=belgian_match, data=summary("N", 37))
+    with pytest.raises(scoring.RuleViolation) as refused:
+        hand_correct(hand=h1, data={"points": {"ns": 37, "ew": 20}})
+    assert refused.value.codes == ["points_total"]
+    h1.refresh_from_db()
+    assert h1.points_ew == 23 and h1.history.count() == 1
+
+
+def test_a_correction_that_would_end_the_game_early_is_game_over(belgian_match):
+    hands = [hand_enter(match=belgian_match, data=summary(SEATS[i % 4], 40))[0] for i in range(3)]
+    with pytest.raises(scoring.RuleViolation) as refused:
+        hand_correct(hand=hands[0], data={"trump": "none", "blind": True, "tricks": {"ns": 8, "ew": 0},
+                                          "points": {"ns": 60, "ew": 0}})
+    assert "game_over" in refused.value.codes
+
+
+def test_delete_only_the_last_hand(belgian_match):
+    h1, _ = hand_enter(match=belgian_match, data=summary("N", 40))
+    h2, _ = hand_enter(match=belgian_match, data=summary("E", 40))
+    with pytest.raises(Conflict):
+        hand_delete_last(hand=h1)
+    hand_delete_last(hand=h2)
+    game = h1.game
+    game.refresh_from_db()
+    assert (game.total_ns, game.next_dealer) == (10, "E")
+    assert list(Hand.objects.values_list("number", flat=True)) == [1]
+    assert Hand.history.filter(history_type="-").count() == 1
+
+
+def test_deleting_the_deciding_hand_reopens_game_and_match():
+    tournament = TournamentFactory(variant="belgian-manille", best_of=1)
+    match = MatchFactory(round__tournament=tournament)
+    hands = play_boam(match)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    hand_delete_last(hand=hands[-1])
+    match.refresh_from_db()
+    game = Game.objects.get(match=match)
+    assert (match.status, match.winner, game.status, game.winner) == ("playing", "", "playing", "")
+    hand, _ = hand_enter(match=match, data=summary(SEATS[(len(hands) - 1) % 4], 40))
+    assert hand.number == len(hands)
+
+
+def test_game_start_refuses_while_a_game_is_in_progress(belgian_match):
+    game_start(match=belgian_match, first_dealer="W")
+    with pytest.raises(Conflict):
+        game_start(match=belgian_match, first_dealer="N")
+    hand, _ = hand_enter(match=belgian_match, data=summary("W", 37))
+    assert hand.game.first_dealer == "W"
+
+
+def test_a_full_play_is_entered_instead_of_a_summary():
+    tournament = TournamentFactory(variant="belgian-manille")
+    match = MatchFactory(round__tournament=tournament)
+    hands = {"N": ["10S", "AS", "KS", "QS", "JS", "9S", "8S", "7S"],
+             "E": ["10H", "AH", "KH", "QH", "JH", "9H", "8H", "7H"],
+             "S": ["10D", "AD", "KD", "QD", "JD", "9D", "8D", "7D"],
+             "W": ["10C", "AC", "KC", "QC", "JC", "9C", "8C", "7C"]}
+    # Play the first legal card each turn: the engine says which cards are legal.
+    order = []
+    result = scoring.check_play("belgian-manille", dealer="N", trump="S", hands=hands, cards=[])
+    while not result.complete:
+        order.append(result.next["legal_cards"][0])
+        result = scoring.check_play("belgian-manille", dealer="N", trump="S", hands=hands, cards=order)
+    hand, _ = hand_enter(match=match, data={"dealer": "N", "trump": "S", "play": {"hands": hands, "cards": order}})
+    assert (hand.tricks_ns + hand.tricks_ew, hand.points_ns + hand.points_ew) == (8, 60)
+    assert hand.points_ns == result.points["ns"]
+    assert hand.play == {"hands": hands, "cards": order}
