@@ -129,20 +129,10 @@ class NextGameForm(forms.Form):
 
 
 class TournamentAdminForm(forms.ModelForm):
-    """A tournament whose variant and house options the rules engine accepts."""
+    """A tournament whose variant is picked from the rules engine's (``Tournament.clean`` checks the options)."""
 
     variant = forms.ChoiceField(choices=[(slug, v.name) for slug, v in sorted(scoring.VARIANTS.items())])
 
     class Meta:
         model = Tournament
         fields = "__all__"
-
-    def clean(self):
-        cleaned = super().clean()
-        variant = cleaned.get("variant")
-        if variant in scoring.VARIANTS:
-            try:
-                scoring.get_variant(variant).validate_options(cleaned.get("options") or {})
-            except scoring.RuleViolation as exc:
-                self.add_error("options", "; ".join(f"{v.message} [{v.code}]" for v in exc.violations))
-        return cleaned

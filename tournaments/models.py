@@ -117,6 +117,19 @@ class Tournament(models.Model):
     def __str__(self):
         return self.name
 
+    def clean(self):
+        """Refuse a variant the rules engine does not know and house options it does not accept."""
+        import scoring
+        from django.core.exceptions import ValidationError
+
+        if self.variant not in scoring.VARIANTS:
+            raise ValidationError({"variant": f"unknown variant {self.variant!r}; one of "
+                                              f"{', '.join(sorted(scoring.VARIANTS))}"})
+        try:
+            scoring.get_variant(self.variant).validate_options(self.options or {})
+        except scoring.RuleViolation as exc:
+            raise ValidationError({"options": [v.message for v in exc.violations]}) from exc
+
     @property
     def variant_obj(self):
         from scoring import get_variant
