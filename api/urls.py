@@ -1,4 +1,31 @@
-from django.urls import path  # noqa: F401
+"""The REST API under /api/v1/ (docs/api.md)."""
+
+from django.urls import path, re_path
+from rest_framework.routers import DefaultRouter
+
+from .views.auth import MeView, TokenView
+from .views.common import NotFoundView
+from .views.matches import HandViewSet, MatchViewSet
+from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
+from .views.tournaments import EntryViewSet, TournamentViewSet
+from .views.variants import VariantViewSet
 
 app_name = "api"
-urlpatterns: list = []
+
+router = DefaultRouter()
+router.register("variants", VariantViewSet, basename="variant")
+router.register("clubs", ClubViewSet, basename="club")
+router.register("players", PlayerViewSet, basename="player")
+router.register("teams", TeamViewSet, basename="team")
+router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register(r"tournaments/(?P<tournament_id>[0-9]+)/entries", EntryViewSet, basename="entry")
+router.register("matches", MatchViewSet, basename="match")
+router.register("hands", HandViewSet, basename="hand")
+
+urlpatterns = [
+    path("auth/token/", TokenView.as_view(), name="token"),
+    path("auth/me/", MeView.as_view(), name="me"),
+    *router.urls,
+    # Anything else under /api/v1/ is a 404 in the API's error shape, not Django's HTML page.
+    re_path(r"^.*$", NotFoundView.as_view(), name="not-found"),
+]

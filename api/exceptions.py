@@ -1,0 +1,88 @@
+"""One error shape for the whole API, built on drf-standardized-errors.
+
+The library formats every DRF exception as ``{"type", "errors": [{"code", "attr", "detail"}]}``.
+This module plugs in at its documented customisation points (``EXCEPTION_HANDLER_CLASS`` and
+``EXCEPTION_FORMATTER_CLASS``) to translate what the domain raises:
+
+- ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field, message);
+- ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
+- any other ``ServiceError``: 400 ``validation_error``;
+- a protected/restricted delete or an integrity race in the database: 409 ``client_error``.
+"""
+
+from __future__ import annotations
+
+from django.db import DataError, IntegrityError
+from django.db.models import ProtectedError, RestrictedError
+from drf_standardized_errors.formatter import ExceptionFormatter as BaseExceptionFormatter
+from drf_standardized_errors.handler import ExceptionHandler as BaseExceptionHandler
+from drf_standardized_errors.types import Error
+from rest_framework import exceptions, status
+from rest_framework.exceptions import ErrorDetail
+
+from .engine import RuleViolation
+
+
+def _service_errors():
+    """Return the service error classes (imported late: the services are optional at import time)."""
+    try:
+        from tournaments.services.errors import Conflict, ServiceError
+    except ImportError:  # pragma: no cover - the services module is part of the project
+        return (), ()
+    return (Conflict,), (ServiceError,)
+
+
+class RuleValidationError(exceptions.ValidationError):
+    """A 400 carrying the rules engine's violations, each with its own code and field."""
+
+    def __init__(self, violations):
+        self.violations = list(violations)
+        super().__init__([ErrorDetail(v.message, code=v.code) for v in self.violations])
+
+
+class ConflictError(exceptions.APIException):
+    """409: the request conflicts with the current state (a hand already entered, a round already paired)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the current state of the resource."
+    default_code = "conflict"
+
+
+class ExceptionHandler(BaseExceptionHandler):
+    """Convert domain exceptions to DRF ones before the library formats them."""
+
+    def convert_known_exceptions(self, exc: Exception) -> Exception:
+        conflict_classes, service_classes = _service_errors()
+        if isinstance(exc, RuleViolation):
+            return RuleValidationError(exc.violations)
+        if conflict_classes and isinstance(exc, conflict_classes):
+            return ConflictError(ErrorDetail(exc.message, code=exc.code or "conflict"))
+        if service_classes and isinstance(exc, service_classes):
+            code = getattr(exc, "code", None) or "invalid"
+            field = getattr(exc, "field", None)
+            return RuleValidationError([_Violation(code, field, getattr(exc, "message", str(exc)))])
+        if isinstance(exc, (ProtectedError, RestrictedError)):
+            return ConflictError(ErrorDetail(
+                "This object is still referred to by others and cannot be deleted.", code="protected"))
+        if isinstance(exc, IntegrityError):
+            return ConflictError(ErrorDetail(
+                "The change conflicts with stored data (a duplicate or a concurrent change).", code="integrity"))
+        if isinstance(exc, DataError):
+            return exceptions.ValidationError(ErrorDetail("A value is out of range.", code="out_of_range"))
+        return super().convert_known_exceptions(exc)
+
+
+class _Violation:
+    """A violation-like record for a service error that is not a rule violation."""
+
+    def __init__(self, code, field, message):
+        self.code, self.field, self.message = code, field, message
+
+
+class ExceptionFormatter(BaseExceptionFormatter):
+    """Give rule violations their own field (``attr``) instead of the library's flattening."""
+
+    def get_errors(self) -> list[Error]:
+        if isinstance(self.exc, RuleValidationError):
+            return [Error(v.code, v.message, v.field) for v in self.exc.violations]
+        return super().get_errors()

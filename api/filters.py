@@ -1,0 +1,76 @@
+"""django-filter filter sets of the lists."""
+
+import django_filters
+from django import forms
+from django.db.models import Q
+
+from tournaments.models import Club, Entry, Match, Player, Team, Tournament
+
+
+class IdFilter(django_filters.NumberFilter):
+    """An integer id (a decimal NumberFilter would accept 1.5 and 1e40)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
+
+
+class ClubFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    city = django_filters.CharFilter(lookup_expr="iexact")
+
+    class Meta:
+        model = Club
+        fields = ["name", "city"]
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Player
+        fields = ["club", "name", "licence"]
+
+
+class TeamFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    player = IdFilter(method="filter_player", label="Teams with this player")
+
+    class Meta:
+        model = Team
+        fields = ["club", "name", "player"]
+
+    def filter_player(self, queryset, name, value):
+        return queryset.filter(Q(player_1=value) | Q(player_2=value))
+
+
+class TournamentFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    starts_after = django_filters.DateFilter(field_name="starts_on", lookup_expr="gte")
+    starts_before = django_filters.DateFilter(field_name="starts_on", lookup_expr="lte")
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "variant", "format", "status", "club", "public", "starts_after", "starts_before"]
+
+
+class EntryFilter(django_filters.FilterSet):
+    class Meta:
+        model = Entry
+        fields = ["team", "withdrawn"]
+
+
+class MatchFilter(django_filters.FilterSet):
+    tournament = IdFilter(field_name="round__tournament")
+    round = IdFilter(field_name="round__number", max_value=32767, label="Round number")
+    team = IdFilter(method="filter_team", label="Matches of this team")
+
+    class Meta:
+        model = Match
+        fields = ["tournament", "round", "status", "team"]
+
+    def filter_team(self, queryset, name, value):
+        return queryset.filter(Q(ns=value) | Q(ew=value))

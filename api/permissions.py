@@ -1,0 +1,117 @@
+"""Who may see and write what (docs/api.md "Auth").
+
+Reads of public tournaments need no login; a private tournament (and its rounds, matches and
+hands) is visible only to staff and to its organizers and scorekeepers. Writes: staff anything;
+a club's managers the club, its players and teams; a tournament's organizers the tournament, its
+entries and rounds; its organizers and scorekeepers its match results.
+"""
+
+from django.db.models import Q, QuerySet
+from rest_framework import permissions
+
+from tournaments.models import Club, Hand, Match, Round, Tournament
+
+
+def _user(user):
+    return user if user is not None and user.is_authenticated else None
+
+
+def visible_tournaments(user) -> QuerySet:
+    """Return the tournaments ``user`` may see."""
+    qs = Tournament.objects.all()
+    user = _user(user)
+    if user is not None and user.is_staff:
+        return qs
+    if user is None:
+        return qs.filter(public=True)
+    return qs.filter(
+        Q(public=True)
+        | Q(pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+        | Q(pk__in=Tournament.scorekeepers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+    )
+
+
+def visible_rounds(user) -> QuerySet:
+    """Return the rounds of the tournaments ``user`` may see."""
+    return Round.objects.filter(tournament__in=visible_tournaments(user))
+
+
+def visible_matches(user) -> QuerySet:
+    """Return the matches of the tournaments ``user`` may see."""
+    return Match.objects.filter(round__tournament__in=visible_tournaments(user))
+
+
+def visible_hands(user) -> QuerySet:
+    """Return the hands of the tournaments ``user`` may see."""
+    return Hand.objects.filter(game__match__round__tournament__in=visible_tournaments(user))
+
+
+def is_club_manager(user, club_id) -> bool:
+    """Tell whether ``user`` is staff or a manager of the club."""
+    user = _user(user)
+    if user is None:
+        return False
+    if user.is_staff:
+        return True
+    return club_id is not None and Club.managers.through.objects.filter(club_id=club_id, user_id=user.pk).exists()
+
+
+def is_organizer(user, tournament_id) -> bool:
+    """Tell whether ``user`` is staff or an organizer of the tournament."""
+    user = _user(user)
+    if user is None:
+        return False
+    if user.is_staff:
+        return True
+    return Tournament.organizers.through.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+
+
+def can_keep_score(user, tournament_id) -> bool:
+    """Tell whether ``user`` is staff, an organizer or a scorekeeper of the tournament."""
+    user = _user(user)
+    if user is None:
+        return False
+    if is_organizer(user, tournament_id):
+        return True
+    return Tournament.scorekeepers.through.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+
+
+class ClubWrite(permissions.IsAuthenticatedOrReadOnly):
+    """A club is written by staff and its managers (any signed-in user may found one)."""
+
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or is_club_manager(request.user, obj.pk)
+
+
+class ClubMemberWrite(permissions.IsAuthenticatedOrReadOnly):
+    """A player or team is written by staff and the managers of its club."""
+
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or is_club_manager(request.user, obj.club_id)
+
+
+class TournamentWrite(permissions.IsAuthenticatedOrReadOnly):
+    """A tournament is written by staff and its organizers (any signed-in user may create one)."""
+
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or is_organizer(request.user, obj.pk)
+
+
+class TournamentOrganizerWrite(permissions.IsAuthenticatedOrReadOnly):
+    """Nested under a tournament (entries, rounds): writes by staff and its organizers."""
+
+    def has_permission(self, request, view):
+        if not super().has_permission(request, view):
+            return False
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return is_organizer(request.user, view.get_tournament().pk)
+
+
+class ResultWrite(permissions.IsAuthenticatedOrReadOnly):
+    """Match results are written by staff and the tournament's organizers and scorekeepers."""
+
+    def has_object_permission(self, request, view, obj):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return can_keep_score(request.user, view.tournament_id_of(obj))

@@ -1,0 +1,145 @@
+"""Matches, games and stored hands: the shapes of the scoreboard and of a hand's result."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Game, Match
+
+from .variants import (
+    SEATS, SIDES, WINNERS, BonusSerializer, HandCorrectionSerializer, HandInputSerializer, PenaltySerializer,
+    PlaySerializer, SideIntsSerializer,
+)
+
+
+class HandEnterSerializer(HandInputSerializer):
+    number = serializers.IntegerField(
+        min_value=1, max_value=1000, required=False,
+        help_text="Optional: the hand number the client expects to enter; another next number is a 409.",
+    )
+
+
+class HandPatchSerializer(HandCorrectionSerializer):
+    """Any fields of a hand; a field set to null is removed."""
+
+
+class TeamRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class StoredHandSerializer(serializers.Serializer):
+    """A stored hand: what was entered and what the engine computed."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    dealer = serializers.ChoiceField(choices=SEATS)
+    trump = serializers.CharField(allow_null=True)
+    turned_card = serializers.CharField(required=False)
+    blind = serializers.BooleanField()
+    doublings = serializers.IntegerField()
+    tricks = SideIntsSerializer(allow_null=True)
+    points = SideIntsSerializer(allow_null=True)
+    penalty = PenaltySerializer(required=False)
+    thrown_in = serializers.BooleanField()
+    play = PlaySerializer(required=False)
+    sheet_score = SideIntsSerializer(allow_null=True, help_text="The score sent from the paper sheet, if any.")
+    multiplier = serializers.IntegerField()
+    all_tricks = serializers.BooleanField()
+    score = SideIntsSerializer(help_text="What the play earned; the bonus is apart, counted in totals.")
+    bonus = BonusSerializer(allow_null=True)
+    totals = SideIntsSerializer(help_text="The game's running totals after this hand.")
+    game_winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+    labels = serializers.ListField(child=serializers.CharField())
+
+
+class MatchStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    games_won = SideIntsSerializer()
+    winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    next_dealer = serializers.ChoiceField(choices=SEATS, allow_null=True)
+    tie_pending = serializers.BooleanField()
+
+
+class HandResultSerializer(StoredHandSerializer):
+    """The answer to entering or correcting a hand (api.md)."""
+
+    game = serializers.IntegerField(help_text="The game's number in the match.")
+    game_id = serializers.IntegerField()
+    match = MatchStateSerializer()
+
+
+class ScoreboardGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    first_dealer = serializers.ChoiceField(choices=SEATS)
+    favourite = serializers.CharField(allow_null=True)
+    albur = serializers.ChoiceField(choices=SIDES, allow_null=True)
+    totals = SideIntsSerializer()
+    winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+    next_dealer = serializers.ChoiceField(choices=SEATS, allow_null=True)
+    next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
+    tie_pending = serializers.BooleanField()
+    hands = StoredHandSerializer(many=True)
+
+
+class TournamentRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    variant = serializers.CharField()
+
+
+class ScoreboardSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = TournamentRefSerializer()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    ns = TeamRefSerializer()
+    ew = TeamRefSerializer(allow_null=True, help_text="Null for a bye.")
+    best_of = serializers.IntegerField()
+    games_won = SideIntsSerializer()
+    winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    next_dealer = serializers.ChoiceField(choices=SEATS, allow_null=True)
+    tie_pending = serializers.BooleanField()
+    next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
+    current_game = serializers.IntegerField(allow_null=True)
+    updated_at = serializers.DateTimeField()
+    games = ScoreboardGameSerializer(many=True)
+
+
+class GameStartSerializer(serializers.Serializer):
+    first_dealer = serializers.ChoiceField(choices=SEATS, help_text="The first dealer, drawn at the table.")
+    favourite = serializers.CharField(max_length=1, required=False, allow_blank=True,
+                                      help_text="Classic Malilla: the favourite suit drawn before the game.")
+    albur = serializers.ChoiceField(choices=SIDES, required=False, allow_blank=True,
+                                    help_text="Mexican albur option: the side that won the albur.")
+
+
+class MatchListSerializer(serializers.ModelSerializer):
+    tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    winner = serializers.SerializerMethodField()
+    games_won = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "tournament", "round", "table", "ns", "ew", "status", "winner", "games_won"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=WINNERS, allow_null=True))
+    def get_winner(self, match):
+        return match.winner or None
+
+    @extend_schema_field(SideIntsSerializer)
+    def get_games_won(self, match):
+        return {"ns": match.games_won_ns, "ew": match.games_won_ew}
+
+
+class HandHistorySerializer(serializers.Serializer):
+    history_id = serializers.IntegerField()
+    date = serializers.DateTimeField()
+    change = serializers.ChoiceField(choices=["created", "changed", "deleted"])
+    user = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+    hand = StoredHandSerializer(help_text="The hand as it was after this change.")

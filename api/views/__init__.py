@@ -1,0 +1,1 @@
+"""Thin views: validate, call one service (or the rules engine), answer."""

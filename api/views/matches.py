@@ -1,0 +1,191 @@
+"""Matches (the scoreboard), their games and hands: results in, scoreboards out."""
+
+import hashlib
+import json
+import re
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from tournaments.models import Game, Hand, Match
+from tournaments.selectors import hand_computed, hand_result, match_scoreboard
+from tournaments.services.games import game_start
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+
+from ..filters import MatchFilter
+from ..permissions import ResultWrite, can_keep_score, visible_hands, visible_matches
+from ..serializers.matches import (
+    GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandPatchSerializer,
+    HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
+)
+from .common import plain
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Repeating a request with the same key (1-100 printable characters) returns the first answer "
+                "and stores nothing new. Keys are scoped to the user.",
+)
+IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False,
+                                 description="An ETag of an earlier answer: 304 while nothing changed.")
+KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
+
+
+def scoreboard_etag(data: dict) -> str:
+    """Return the strong ETag of a scoreboard: a hash of its JSON."""
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
+    return '"%s"' % hashlib.sha256(body).hexdigest()[:40]
+
+
+class ResultsMixin:
+    """Write checks for results: staff, the tournament's organizers and scorekeepers."""
+
+    permission_classes = [ResultWrite]
+    lookup_value_regex = r"[0-9]+"
+
+    def tournament_id_of(self, obj) -> int:
+        raise NotImplementedError
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List matches (filter by tournament, round number, team, status)"),
+)
+class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = MatchListSerializer
+    filterset_class = MatchFilter
+    ordering_fields = ["table", "id"]
+    ordering = ["round__tournament", "round__number", "table"]
+    search_fields = []
+    conflict_methods = ("POST",)
+    rule_methods = ("POST",)
+
+    def get_queryset(self):
+        return visible_matches(self.request.user).select_related("round")
+
+    def tournament_id_of(self, match) -> int:
+        return match.round.tournament_id
+
+    @extend_schema(
+        summary="The match scoreboard",
+        description="Teams, status, games won, and per game every hand with its result and running totals, "
+                    "the next dealer and what the next hand is worth. Answers an ETag; 304 to If-None-Match.",
+        parameters=[IF_NONE_MATCH],
+        responses={200: ScoreboardSerializer, 304: OpenApiResponse(description="Not modified since the ETag.")},
+    )
+    def retrieve(self, request, pk=None):
+        if not visible_matches(request.user).filter(pk=pk).exists():
+            raise Http404
+        data = match_scoreboard(match_id=int(pk))
+        etag = scoreboard_etag(data)
+        given = request.headers.get("If-None-Match")
+        if given and (given.strip() == "*" or etag in parse_etags(given)
+                      or ("W/" + etag) in parse_etags(given)):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(data)
+        response["ETag"] = etag
+        patch_cache_control(response, no_cache=True)
+        return response
+
+    @extend_schema(summary="Enter the next hand of the game in progress",
+                   parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
+                   responses={201: HandResultSerializer})
+    @action(detail=True, methods=["post"])
+    def hands(self, request, pk=None):
+        match = self.get_object()
+        body = HandEnterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = plain(body.validated_data)
+        number = data.pop("number", None)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None:
+            if not KEY_RE.match(key):
+                raise exceptions.ValidationError(
+                    {"Idempotency-Key": [exceptions.ErrorDetail(
+                        "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
+                        code="invalid")]})
+            key = f"{request.user.pk}:{key}"
+        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=key, number=number)
+        response = Response(hand_result(hand), status=status.HTTP_201_CREATED)
+        if not created:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    @extend_schema(summary="Start the match's next game with the dealer drawn at the table",
+                   description="Optional: entering a hand starts the game with its dealer as first dealer. "
+                               "Start it here to record a Classic Malilla favourite suit or a Mexican albur.",
+                   request=GameStartSerializer, responses={201: ScoreboardGameSerializer})
+    @action(detail=True, methods=["post"])
+    def games(self, request, pk=None):
+        match = self.get_object()
+        body = GameStartSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = game_start(match=match, user=request.user, **body.validated_data)
+        board = match_scoreboard(match_id=match.pk)
+        return Response(next(g for g in board["games"] if g["number"] == game.number),
+                        status=status.HTTP_201_CREATED)
+
+
+@extend_schema_view(
+    retrieve=extend_schema(summary="A stored hand with its result", responses=HandResultSerializer),
+    partial_update=extend_schema(summary="Correct a hand (audited; re-scores the hands after it)",
+                                 request=HandPatchSerializer, responses=HandResultSerializer),
+    destroy=extend_schema(summary="Delete the last hand of a game"),
+)
+class HandViewSet(ResultsMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    http_method_names = ["get", "patch", "delete", "head", "options"]
+    serializer_class = HandResultSerializer
+    filter_backends = []
+    pagination_class = None
+    conflict_methods = ("PATCH", "DELETE")
+    rule_methods = ("PATCH",)
+
+    def get_queryset(self):
+        return visible_hands(self.request.user).select_related("game__match__round")
+
+    def tournament_id_of(self, hand) -> int:
+        return hand.game.match.round.tournament_id
+
+    def retrieve(self, request, pk=None):
+        return Response(hand_result(self.get_object()))
+
+    def partial_update(self, request, pk=None):
+        hand = self.get_object()
+        body = HandPatchSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        hand = hand_correct(hand=hand, data=plain(body.validated_data), user=request.user)
+        return Response(hand_result(hand))
+
+    def destroy(self, request, pk=None):
+        hand_delete_last(hand=self.get_object(), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(summary="The hand's audit history, oldest first (also for a deleted hand)",
+                   responses=HandHistorySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def history(self, request, pk=None):
+        records = list(Hand.history.filter(id=pk).select_related("history_user").order_by("history_id"))
+        if not records:
+            raise Http404
+        game = Game.objects.filter(pk=records[-1].game_id).select_related("match__round").first()
+        if game is None or not visible_matches(request.user).filter(pk=game.match_id).exists():
+            raise Http404
+        kinds = {"+": "created", "~": "changed", "-": "deleted"}
+        rows = [
+            {
+                "history_id": r.history_id,
+                "date": r.history_date,
+                "change": kinds.get(r.history_type, "changed"),
+                "user": r.history_user_id,
+                "reason": r.history_change_reason,
+                "hand": hand_computed(r.instance),
+            }
+            for r in records
+        ]
+        return Response(HandHistorySerializer(rows, many=True).data)

@@ -1,0 +1,88 @@
+"""Clubs, players and teams: the registry a club keeps."""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import exceptions, viewsets
+
+from tournaments.models import Club, Player, Team
+
+from ..filters import ClubFilter, PlayerFilter, TeamFilter
+from ..permissions import ClubMemberWrite, ClubWrite, is_club_manager
+from ..serializers.registry import ClubSerializer, PlayerSerializer, TeamSerializer
+
+
+def _require_manager(user, club):
+    if not is_club_manager(user, club.pk if club is not None else None):
+        raise exceptions.PermissionDenied(f"Only the managers of {club} (or staff) may do this.")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List clubs"),
+    retrieve=extend_schema(summary="A club"),
+    create=extend_schema(summary="Found a club (its creator becomes a manager)"),
+    update=extend_schema(summary="Replace a club"),
+    partial_update=extend_schema(summary="Update a club"),
+    destroy=extend_schema(summary="Delete a club without players, teams or tournaments"),
+)
+class ClubViewSet(viewsets.ModelViewSet):
+    lookup_value_regex = r"[0-9]+"
+    queryset = Club.objects.prefetch_related("managers")
+    serializer_class = ClubSerializer
+    permission_classes = [ClubWrite]
+    filterset_class = ClubFilter
+    search_fields = ["name", "city"]
+    ordering_fields = ["name", "city", "created_at"]
+    conflict_methods = ("DELETE",)
+
+    def perform_create(self, serializer):
+        club = serializer.save()
+        club.managers.add(self.request.user)
+
+
+class _ClubMemberViewSet(viewsets.ModelViewSet):
+    """Writes need a manager of the object's club, and of the new club when it moves."""
+
+    lookup_value_regex = r"[0-9]+"
+    permission_classes = [ClubMemberWrite]
+    conflict_methods = ("DELETE",)
+
+    def perform_create(self, serializer):
+        _require_manager(self.request.user, serializer.validated_data["club"])
+        serializer.save()
+
+    def perform_update(self, serializer):
+        club = serializer.validated_data.get("club")
+        if club is not None and club.pk != serializer.instance.club_id:
+            _require_manager(self.request.user, club)
+        serializer.save()
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List players"),
+    retrieve=extend_schema(summary="A player"),
+    create=extend_schema(summary="Register a player in a club"),
+    update=extend_schema(summary="Replace a player"),
+    partial_update=extend_schema(summary="Update a player"),
+    destroy=extend_schema(summary="Delete a player who is in no team"),
+)
+class PlayerViewSet(_ClubMemberViewSet):
+    queryset = Player.objects.all()
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+    search_fields = ["name", "licence"]
+    ordering_fields = ["name", "club"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List teams"),
+    retrieve=extend_schema(summary="A team"),
+    create=extend_schema(summary="Form a team of two players"),
+    update=extend_schema(summary="Replace a team"),
+    partial_update=extend_schema(summary="Update a team"),
+    destroy=extend_schema(summary="Delete a team that never entered a tournament"),
+)
+class TeamViewSet(_ClubMemberViewSet):
+    queryset = Team.objects.all()
+    serializer_class = TeamSerializer
+    filterset_class = TeamFilter
+    search_fields = ["name"]
+    ordering_fields = ["name", "club"]

@@ -1,0 +1,145 @@
+"""Tournaments and their entries."""
+
+from django.db import transaction
+from django.db.models import Max
+from django.shortcuts import get_object_or_404
+from django.utils.text import slugify
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, viewsets
+
+from tournaments.models import Entry, Tournament
+
+from ..exceptions import ConflictError
+from ..filters import EntryFilter, TournamentFilter
+from ..permissions import TournamentOrganizerWrite, TournamentWrite, is_club_manager, visible_tournaments
+from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
+
+TOURNAMENT_ID = OpenApiParameter("tournament_id", int, OpenApiParameter.PATH, description="The tournament's id.")
+#: Fields that shape every match already played: frozen once a round exists.
+FROZEN_ONCE_PAIRED = ("variant", "format", "best_of", "options", "rounds", "double_round_robin")
+
+
+def _conflict(code: str, message: str):
+    return ConflictError(exceptions.ErrorDetail(message, code=code))
+
+
+def _unique_slug(name: str) -> str:
+    base = (slugify(name) or "tournament")[:170]
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List the tournaments you may see"),
+    retrieve=extend_schema(summary="A tournament"),
+    create=extend_schema(summary="Create a tournament (its creator becomes an organizer)"),
+    update=extend_schema(summary="Replace a tournament"),
+    partial_update=extend_schema(summary="Update a tournament"),
+    destroy=extend_schema(summary="Delete a tournament that has no rounds yet"),
+)
+class TournamentViewSet(viewsets.ModelViewSet):
+    lookup_value_regex = r"[0-9]+"
+    serializer_class = TournamentSerializer
+    permission_classes = [TournamentWrite]
+    filterset_class = TournamentFilter
+    search_fields = ["name", "slug"]
+    ordering_fields = ["name", "created_at", "starts_on", "status"]
+    rule_methods = ("POST", "PUT", "PATCH")
+    conflict_methods = ("PUT", "PATCH", "DELETE")
+
+    def get_queryset(self):
+        return visible_tournaments(self.request.user).prefetch_related("organizers", "scorekeepers")
+
+    def _check_club(self, serializer):
+        club = serializer.validated_data.get("club")
+        if club is not None and getattr(serializer.instance, "club_id", None) != club.pk:
+            if not is_club_manager(self.request.user, club.pk):
+                raise exceptions.PermissionDenied(f"Only the managers of {club} may hold a tournament in its name.")
+
+    def perform_create(self, serializer):
+        self._check_club(serializer)
+        with transaction.atomic():
+            tournament = serializer.save(slug=_unique_slug(serializer.validated_data["name"]))
+            tournament.organizers.add(self.request.user)
+
+    def perform_update(self, serializer):
+        self._check_club(serializer)
+        tournament = serializer.instance
+        changed = [f for f in FROZEN_ONCE_PAIRED
+                   if f in serializer.validated_data and serializer.validated_data[f] != getattr(tournament, f)]
+        if changed and tournament.round_set.exists():
+            raise _conflict("tournament_started",
+                            f"{', '.join(changed)} cannot change once a round is paired")
+        serializer.save()
+
+    def perform_destroy(self, instance):
+        if instance.round_set.exists():
+            raise _conflict("tournament_started", "a tournament with paired rounds cannot be deleted")
+        instance.delete()
+
+
+class TournamentChildMixin:
+    """A view nested under /tournaments/{tournament_id}/: the tournament must be visible."""
+
+    def get_tournament(self) -> Tournament:
+        if not hasattr(self, "_tournament"):
+            self._tournament = get_object_or_404(visible_tournaments(self.request.user),
+                                                 pk=self.kwargs["tournament_id"])
+        return self._tournament
+
+
+@extend_schema_view(
+    list=extend_schema(summary="The teams entered", parameters=[TOURNAMENT_ID]),
+    retrieve=extend_schema(summary="An entry", parameters=[TOURNAMENT_ID]),
+    create=extend_schema(summary="Enter a team", parameters=[TOURNAMENT_ID]),
+    partial_update=extend_schema(summary="Change an entry's seed", parameters=[TOURNAMENT_ID],
+                                 request=EntryUpdateSerializer, responses=EntrySerializer),
+    destroy=extend_schema(summary="Withdraw a team (removed before the first round, marked withdrawn after)",
+                          parameters=[TOURNAMENT_ID]),
+)
+class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                   mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
+                   viewsets.GenericViewSet):
+    lookup_value_regex = r"[0-9]+"
+    serializer_class = EntrySerializer
+    permission_classes = [TournamentOrganizerWrite]
+    filterset_class = EntryFilter
+    ordering_fields = ["seed", "created_at"]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    conflict_methods = ("POST", "DELETE")
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no tournament in the URL
+            return Entry.objects.none()
+        return Entry.objects.filter(tournament=self.get_tournament()).select_related("team")
+
+    def get_serializer_class(self):
+        return EntryUpdateSerializer if self.action == "partial_update" else EntrySerializer
+
+    def perform_create(self, serializer):
+        tournament = self.get_tournament()
+        if tournament.status == Tournament.Status.FINISHED:
+            raise _conflict("tournament_finished", "the tournament is finished")
+        team = serializer.validated_data["team"]
+        if tournament.entries.filter(team=team).exists():
+            raise _conflict("already_entered", f"{team} is already entered")
+        serializer.save(tournament=tournament)
+
+    def update(self, request, *args, **kwargs):
+        response = super().update(request, *args, **kwargs)
+        response.data = EntrySerializer(self.get_object()).data
+        return response
+
+    def perform_destroy(self, instance):
+        last_round = instance.tournament.round_set.aggregate(n=Max("number"))["n"]
+        if last_round is None:
+            instance.delete()
+        elif instance.withdrawn:
+            raise _conflict("already_withdrawn", f"{instance.team} has already withdrawn")
+        else:
+            instance.withdrawn = True
+            instance.withdrawn_after_round = last_round
+            instance.save(update_fields=["withdrawn", "withdrawn_after_round"])
