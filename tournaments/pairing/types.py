@@ -1,0 +1,42 @@
+"""Plain values the pairing functions take and give back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class TeamState:
+    """One team as the Swiss pairing sees it before a round."""
+
+    id: int
+    score: int = 0  # match points so far
+    rank: int = 0  # place in the current standings, 0 = best (ties already broken)
+    club: int | None = None
+    had_bye: bool = False
+    opponents: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One match of a round; ``ew`` is None for a bye."""
+
+    table: int
+    ns: int
+    ew: int | None
+    explanation: str = ""
+
+
+@dataclass(slots=True)
+class PairingResult:
+    """The pairings of a round and the teams that could not be paired without breaking a hard rule."""
+
+    pairings: list[Pairing] = field(default_factory=list)
+    unpaired: list[int] = field(default_factory=list)
+    cost: tuple[int, ...] = ()  # (score, club, bye, rank) costs summed over the matching; lower is better
+    weight: int = 0  # the matching's total weight, comparable between the sparse and the full graph
+    candidates: int = 0  # candidate-list size that produced the result (0 = the full graph)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unpaired

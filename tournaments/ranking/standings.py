@@ -1,0 +1,150 @@
+"""Standings from plain values: rows in rank order, shared ranks, club standings (no Django).
+
+The teams are ordered by the tournament's metrics one after the other: the first metric splits
+them into groups of equal value, each group with more than one team is split by the next metric,
+and so on. A group metric (direct encounter) is evaluated on the group still tied when its turn
+comes. Teams equal on every metric share a rank; their rows follow the seed, then the team id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, Metric, PointsSettings, TeamInfo
+
+__all__ = ["StandingRow", "ClubRow", "compute_standings", "club_standings", "resolve_metrics",
+           "MatchRecord", "TeamInfo", "PointsSettings"]
+
+
+@dataclass(slots=True)
+class StandingRow:
+    team: int
+    rank: int = 0
+    position: int = 0
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    byes: int = 0
+    match_points: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    tiebreaks: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ClubRow:
+    club: int
+    rank: int
+    teams: int
+    percentage: float  # average of the teams' match-point percentages, 0-100, two decimals
+
+
+def resolve_metrics(names: Sequence[str] | None) -> list[Metric]:
+    """The metrics for a list of names (empty: the default order); unknown names raise ValueError."""
+    names = list(names or DEFAULT_METRICS)
+    unknown = [n for n in names if n not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown standings metrics: {', '.join(unknown)}; known: {', '.join(sorted(METRICS))}")
+    return [METRICS[n] for n in names]
+
+
+def compute_standings(
+    teams: Iterable[TeamInfo],
+    results: Iterable[MatchRecord],
+    *,
+    metrics: Sequence[str] | None = None,
+    settings: PointsSettings | None = None,
+) -> list[StandingRow]:
+    """Rank the teams by the metrics and return one row a team, in rank order."""
+    chosen = resolve_metrics(metrics)
+    ctx = Context.build(list(teams), results, settings or PointsSettings())
+    values: dict[str, dict[int, int]] = {}
+    for m in chosen:
+        if not m.group:
+            values[m.name] = {t: m.fn(t, ctx) for t in ctx.teams}
+        else:
+            values[m.name] = dict.fromkeys(ctx.teams, 0)
+
+    def tiebreak_key(t: int):
+        info = ctx.teams[t]
+        return (info.seed if info.seed is not None else 1 << 30, t)
+
+    ordered: list[list[int]] = []  # final tied groups in order
+
+    def refine(group: list[int], level: int) -> None:
+        if len(group) == 1 or level == len(chosen):
+            ordered.append(sorted(group, key=tiebreak_key))
+            return
+        m = chosen[level]
+        if m.group:
+            tied = frozenset(group)
+            for t in group:
+                values[m.name][t] = m.fn(t, ctx, tied)
+        vals = values[m.name]
+        group = sorted(group, key=lambda t: -m.key(vals[t]))
+        start = 0
+        for i in range(1, len(group) + 1):
+            if i == len(group) or vals[group[i]] != vals[group[start]]:
+                refine(group[start:i], level + 1)
+                start = i
+
+    if ctx.teams:
+        refine(list(ctx.teams), 0)
+
+    rows: list[StandingRow] = []
+    for tied in ordered:
+        rank = len(rows) + 1
+        for t in tied:
+            rows.append(_row(t, ctx, rank, len(rows) + 1, {m.name: values[m.name][t] for m in chosen}))
+    return rows
+
+
+def _row(team: int, ctx: Context, rank: int, position: int, tiebreaks: dict[str, int]) -> StandingRow:
+    row = StandingRow(team=team, rank=rank, position=position, tiebreaks=tiebreaks)
+    for r in ctx.records[team]:
+        if r.opponent is None:
+            row.byes += 1
+        else:
+            row.played += 1
+            row.won += r.outcome == "W"
+            row.drawn += r.outcome == "D"
+            row.lost += r.outcome == "L"
+        row.match_points += r.points
+        row.games_won += r.games_won
+        row.games_lost += r.games_lost
+        row.points_for += r.points_for
+        row.points_against += r.points_against
+    return row
+
+
+def match_point_percentage(row: StandingRow, settings: PointsSettings) -> Fraction | None:
+    """The share of the match points a team could have earned in the rounds it has a result for."""
+    rounds = row.played + row.byes
+    if not rounds or not settings.points_win:
+        return None
+    return Fraction(row.match_points, rounds * settings.points_win)
+
+
+def club_standings(
+    rows: Iterable[StandingRow], clubs: dict[int, int | None], settings: PointsSettings | None = None
+) -> list[ClubRow]:
+    """Each club's teams' average match-point percentage, best first; equal averages share a rank."""
+    settings = settings or PointsSettings()
+    per_club: dict[int, list[Fraction]] = {}
+    for row in rows:
+        club = clubs.get(row.team)
+        pct = match_point_percentage(row, settings)
+        if club is None or pct is None:
+            continue
+        per_club.setdefault(club, []).append(pct)
+    averages = sorted(((sum(p) / len(p), club, len(p)) for club, p in per_club.items()), key=lambda x: (-x[0], x[1]))
+    out: list[ClubRow] = []
+    for i, (avg, club, n) in enumerate(averages):
+        rank = out[-1].rank if out and averages[i - 1][0] == avg else i + 1
+        out.append(ClubRow(club, rank, n, round(float(avg * 100), 2)))
+    return out
