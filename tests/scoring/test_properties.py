@@ -9,7 +9,7 @@ from tests.scoring.helpers import SEATS, play_hand, random_play, random_summary
 
 VARIANT = st.sampled_from(sorted(VARIANTS))
 SEED = st.integers(min_value=0, max_value=2**32 - 1)
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
@@ -56,7 +56,7 @@ def random_game(variant, rng, length):
     return hands
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(variant=VARIANT, seed=SEED, length=st.integers(1, 30))
 def test_no_score_is_negative_and_the_game_ends_exactly_at_the_target(variant, seed, length):
     rng = random.Random(seed)
@@ -89,7 +89,7 @@ def test_no_score_is_negative_and_the_game_ends_exactly_at_the_target(variant, s
             assert earlier.game_winner is None
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(variant=VARIANT, seed=SEED, length=st.integers(2, 12), data=st.data())
 def test_a_correction_then_its_reversal_gives_back_the_same_game(variant, seed, length, data):
     rng = random.Random(seed)
@@ -112,7 +112,7 @@ def test_a_correction_then_its_reversal_gives_back_the_same_game(variant, seed, 
     assert [h.to_dict() for h in restored.hands] == [h.to_dict() for h in original.hands]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(variant=VARIANT, seed=SEED, length=st.integers(1, 10))
 def test_fold_is_the_chain_of_score_hand(variant, seed, length):
     rng = random.Random(seed)
