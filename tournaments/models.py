@@ -385,3 +385,58 @@ class Standing(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "team"], name="standing_team_once"),
         ]
+
+
+class ForbiddenPair(models.Model):
+    """Two teams the organizer never wants paired against each other (a hard rule of the Swiss pairing)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs")
+    team_a = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team_b = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team_a", "team_b"], name="forbidden_pair_once"),
+            models.CheckConstraint(condition=Q(team_a__lt=F("team_b")), name="forbidden_pair_ordered"),
+        ]
+
+
+class StandingsSnapshot(models.Model):
+    """When a tournament's saved standings were computed, with its club standings; one per tournament."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings_snapshot")
+    computed_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(default=0)
+    metrics = models.JSONField(default=list)
+    clubs = models.JSONField(default=list, help_text="Club standings: club, rank, teams, percentage.")
+
+
+class TaskRecord(models.Model):
+    """A worker job someone asked for (pairing a round): what the API reports at /api/v1/tasks/{id}/."""
+
+    class Kind(models.TextChoices):
+        ROUND_PAIR = "round_pair", "Pair a round"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    id = models.UUIDField(primary_key=True, editable=False, help_text="Also the Celery task id.")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="task_records")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    params = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True, help_text="code and detail when failed.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["tournament", "kind", "status"])]
