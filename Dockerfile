@@ -1,0 +1,26 @@
+# The service's image: gunicorn serving config.wsgi, also used by the Celery worker (docker-compose.yml).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    WEB_CONCURRENCY=3
+
+WORKDIR /app
+
+COPY . .
+# Static files are collected with the production storage (compressed, for whitenoise); the key and the
+# throwaway database are there only because the settings need them to load.
+RUN pip install . \
+    && DEBUG=0 SECRET_KEY=collectstatic-only DATABASE_URL=sqlite:////tmp/collectstatic.sqlite3 \
+       python manage.py collectstatic --noinput \
+    && rm -f /tmp/collectstatic.sqlite3 \
+    && groupadd --system app \
+    && useradd --system --gid app --home-dir /app --no-create-home app
+
+USER app
+EXPOSE 8000
+
+# gunicorn reads the number of workers from WEB_CONCURRENCY.
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
