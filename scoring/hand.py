@@ -64,6 +64,18 @@ def score_hand(variant: "str | Variant | None", hand: Hand, state: GameState | N
 
     Raises RuleViolation listing every violation found. ``options`` default to
     ``settings.options``; the favourite is ``state.favourite`` or ``settings.favourite``.
+
+    Decisions where rules.md leaves room:
+    - a hand with ``play`` and no tricks/points takes them from the play, which must be
+      legal (else its code, field "play.cards") and complete (else invalid_input);
+      tricks/points sent with a play must match it (``play_mismatch``);
+    - a thrown-in deal scores nothing, has no turn-up bonus, passes the deal on and
+      keeps a pending Belgian tie double; it may omit the trump;
+    - a penalised deal (tricks/points optional) uses up a pending tie double;
+      signalling: the other side scores 20, multiplier 1; renege: the other side wins
+      the game; renuncio: the other side scores (10 + its own gain) x favourite x
+      Mariperez, and the offending side scores nothing, its turn-up bonus included;
+    - Mariperez and the favourite suit multiply together.
     """
     v = get_variant(variant if variant is not None else settings.variant)
     if options is None and settings is not None:
@@ -224,7 +236,7 @@ def _check_counts(rules: Rules, tricks: Mapping[str, int], points: Mapping[str, 
         low = all_card_points - deck.max_card_points(per_trick * other_k)
         high = deck.max_card_points(per_trick * k)
         if card < 0 or card > high or card < low:
-            trick_part = f" - {tp * k} for {k} tricks" if tp else ""
+            trick_part = f" - {tp * k} for {k} trick{'s' if k != 1 else ''}" if tp else ""
             errors.append(Violation(
                 "points_impossible", f"points.{side}",
                 f"{side} has {card} card points ({p}{trick_part}); with {k} tricks to {other_k} "

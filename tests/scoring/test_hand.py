@@ -52,7 +52,7 @@ def test_points_impossible_counts_trick_points():
     hand = Hand(dealer="N", turned_card="2O", tricks={"ns": 1, "ew": 11}, points={"ns": 22, "ew": 50})
     found = violations("spanish-manilla", hand)
     assert [v.code for v in found] == ["points_impossible", "points_impossible"]  # ns too many, ew too few
-    assert "ns has 21 card points (22 - 1 for 1 tricks)" in found[0].message
+    assert "ns has 21 card points (22 - 1 for 1 trick)" in found[0].message
     assert "between 0 and 20" in found[0].message
     ok = Hand(dealer="N", turned_card="2O", tricks={"ns": 1, "ew": 11}, points={"ns": 21, "ew": 51})
     assert score_hand("spanish-manilla", ok).score == {"ns": 0, "ew": 15}
