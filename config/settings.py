@@ -174,6 +174,8 @@ REST_FRAMEWORK = {
     # project's translations of domain errors plug in through DRF_STANDARDIZED_ERRORS below.
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.WritesThrottle"],
+    # `?format=` filters tournaments by their format (swiss, knockout...), not the renderer.
+    "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_THROTTLE_RATES": {
         "writes": os.environ.get("THROTTLE_WRITES", "600/min"),
         "token": os.environ.get("THROTTLE_TOKEN", "20/min"),
