@@ -6,8 +6,6 @@ a real worker against the Redis of REDIS_URL (see tests/tournaments/test_tasks.p
 
 import pytest
 
-from config.celery import app as celery_app
-
 
 @pytest.fixture(autouse=True)
 def _eager_celery(request):
@@ -15,6 +13,8 @@ def _eager_celery(request):
     if request.node.get_closest_marker("celery_worker"):
         yield
         return
+    from config.celery import app as celery_app  # here, so tests/scoring never needs Django
+
     previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
