@@ -1,0 +1,272 @@
+"""Results in: entering, correcting and deleting hands through the API, with each role."""
+
+import pytest
+import scoring
+
+from tests.api.conftest import client_for
+from tests.api.deals import BELGIAN_DEAL, RULE_CASES, summary
+from tests.factories import MatchFactory, TournamentFactory
+from tournaments.models import Hand
+
+pytestmark = pytest.mark.django_db
+
+SEATS = "NESW"
+
+
+def hands_url(match):
+    return f"/api/v1/matches/{match.pk}/hands/"
+
+
+def legal_play(deal, dealer="N", trump="H", variant="belgian-manille", turned_card=None):
+    """Return a complete legal play of the deal: always the first legal card."""
+    cards = []
+    while True:
+        result = scoring.check_play(variant, dealer=dealer, hands=deal, cards=cards, trump=trump,
+                                    turned_card=turned_card)
+        if result.complete:
+            return cards
+        cards.append(result.next["legal_cards"][0])
+
+
+def test_enter_a_summary_answers_the_stored_hand_with_its_result(match, scorekeeper):
+    response = client_for(scorekeeper).post(hands_url(match), summary("N", 37), format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["id"] == Hand.objects.get().pk
+    assert (body["game"], body["number"], body["dealer"], body["trump"]) == (1, 1, "N", "H")
+    assert (body["multiplier"], body["all_tricks"], body["bonus"], body["game_winner"]) == (1, False, None, None)
+    assert body["score"] == {"ns": 7, "ew": 0} and body["totals"] == {"ns": 7, "ew": 0}
+    assert body["match"] | {"id": 0, "status": ""} == {"id": 0, "status": "", "games_won": {"ns": 0, "ew": 0},
+                                                        "winner": None, "next_dealer": "E", "tie_pending": False}
+
+
+def test_enter_a_full_play(match, scorekeeper):
+    cards = legal_play(BELGIAN_DEAL)
+    body = {"dealer": "N", "trump": "H", "play": {"hands": BELGIAN_DEAL, "cards": cards}}
+    response = client_for(scorekeeper).post(hands_url(match), body, format="json")
+    assert response.status_code == 201, response.json()
+    result = response.json()
+    assert sum(result["tricks"].values()) == 8 and sum(result["points"].values()) == 60
+    assert result["play"]["cards"] == cards
+    assert result["totals"] == {"ns": result["score"]["ns"], "ew": result["score"]["ew"]}
+
+
+def test_a_thrown_in_deal_passes_the_deal_on(match, scorekeeper):
+    body = client_for(scorekeeper).post(hands_url(match), {"dealer": "N", "thrown_in": True}, format="json").json()
+    assert body["score"] == {"ns": 0, "ew": 0} and body["match"]["next_dealer"] == "E"
+
+
+def test_hands_run_the_match_to_its_end_then_game_over(match, scorekeeper):
+    client = client_for(scorekeeper)
+    dealer = 0
+    answers = []
+    for _ in range(4):  # all eight tricks: 60 points a hand, two hands a boam, two boams the match
+        answers.append(client.post(hands_url(match), summary(SEATS[dealer % 4], 60, tricks=(8, 0)),
+                                   format="json").json())
+        dealer += 1
+    assert [a["game_winner"] for a in answers] == [None, "ns", None, "ns"]
+    assert answers[1]["match"]["games_won"] == {"ns": 1, "ew": 0}
+    assert answers[3]["match"]["winner"] == "ns" and answers[3]["match"]["games_won"] == {"ns": 2, "ew": 0}
+    response = client.post(hands_url(match), summary("E", 37), format="json")
+    assert response.status_code == 400
+    assert [e["code"] for e in response.json()["errors"]] == ["game_over"]
+
+
+def test_dealer_out_of_turn(match, scorekeeper):
+    client = client_for(scorekeeper)
+    client.post(hands_url(match), summary("N"), format="json")
+    response = client.post(hands_url(match), summary("N"), format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "dealer_out_of_turn"
+    assert response.json()["errors"][0]["attr"] == "dealer"
+
+
+@pytest.mark.parametrize(("variant", "hand", "code"), RULE_CASES, ids=[c[2] + "-" + c[0] for c in RULE_CASES])
+def test_every_rule_code_through_post_hands(scorekeeper, variant, hand, code):
+    tournament = TournamentFactory(variant=variant)
+    tournament.scorekeepers.add(scorekeeper)
+    match = MatchFactory(round__tournament=tournament)
+    response = client_for(scorekeeper).post(hands_url(match), hand, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["type"] == "validation_error"
+    assert code in [e["code"] for e in response.json()["errors"]]
+    assert not Hand.objects.exists()
+
+
+def test_a_bye_has_no_hands(tournament, scorekeeper):
+    bye = MatchFactory(round__tournament=tournament, ew=None)
+    response = client_for(scorekeeper).post(hands_url(bye), summary(), format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "game_over"
+
+
+# --------------------------------------------------------------------------- idempotency and conflicts
+
+
+def test_a_retry_with_the_same_idempotency_key_returns_the_first_answer(match, scorekeeper):
+    client = client_for(scorekeeper)
+    first = client.post(hands_url(match), summary("N", 37), format="json", HTTP_IDEMPOTENCY_KEY="sheet-7-hand-1")
+    retry = client.post(hands_url(match), summary("N", 37), format="json", HTTP_IDEMPOTENCY_KEY="sheet-7-hand-1")
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json() and retry["Idempotent-Replayed"] == "true"
+    assert Hand.objects.count() == 1
+    other = client.post(hands_url(match), summary("E", 40), format="json", HTTP_IDEMPOTENCY_KEY="sheet-7-hand-2")
+    assert other.json()["number"] == 2 and Hand.objects.count() == 2
+
+
+def test_idempotency_keys_are_scoped_to_the_user(match, scorekeeper, organizer):
+    client_for(scorekeeper).post(hands_url(match), summary("N"), format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    second = client_for(organizer).post(hands_url(match), summary("E"), format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert second.status_code == 201 and second.json()["number"] == 2
+
+
+def test_a_key_reused_on_another_match_is_a_409(match, scorekeeper, tournament):
+    other = MatchFactory(round=match.round, table=2)
+    client = client_for(scorekeeper)
+    client.post(hands_url(match), summary("N"), format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    response = client.post(hands_url(other), summary("N"), format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert response.status_code == 409 and response.json()["errors"][0]["code"] == "idempotency_key_reused"
+
+
+@pytest.mark.parametrize("key", ["", "has space", "x" * 101, "é"])
+def test_a_malformed_idempotency_key_is_a_400(match, scorekeeper, key):
+    response = client_for(scorekeeper).post(hands_url(match), summary(), format="json",
+                                            HTTP_IDEMPOTENCY_KEY=key.encode().decode("latin-1"))
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["attr"] == "Idempotency-Key"
+
+
+def test_a_hand_number_already_entered_is_a_409(match, scorekeeper):
+    client = client_for(scorekeeper)
+    assert client.post(hands_url(match), summary("N") | {"number": 1}, format="json").status_code == 201
+    response = client.post(hands_url(match), summary("E") | {"number": 1}, format="json")
+    assert response.status_code == 409
+    assert response.json()["type"] == "client_error"
+    assert response.json()["errors"][0]["code"] == "hand_exists"
+
+
+# --------------------------------------------------------------------------- corrections and deletions
+
+
+def test_a_correction_rescores_the_match(match, scorekeeper):
+    client = client_for(scorekeeper)
+    ids = [client.post(hands_url(match), summary(d, 37), format="json").json()["id"] for d in "NES"]
+    assert Hand.objects.get(pk=ids[2]).totals == {"ns": 21, "ew": 0}
+    response = client.patch(f"/api/v1/hands/{ids[0]}/", {"points": {"ns": 30, "ew": 30}, "tricks": {"ns": 4, "ew": 4}},
+                            format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["score"] == {"ns": 0, "ew": 0} and "tie" in response.json()["labels"]
+    # The tie doubles the next hand: 7 × 2 = 14, then 7.
+    assert [Hand.objects.get(pk=i).totals["ns"] for i in ids] == [0, 14, 21]
+    board = client.get(f"/api/v1/matches/{match.pk}/").json()
+    assert [h["totals"]["ns"] for h in board["games"][0]["hands"]] == [0, 14, 21]
+
+
+def test_a_correction_is_checked_by_the_rules(match, scorekeeper):
+    client = client_for(scorekeeper)
+    hand_id = client.post(hands_url(match), summary("N", 37), format="json").json()["id"]
+    response = client.patch(f"/api/v1/hands/{hand_id}/", {"points": {"ns": 37, "ew": 22}}, format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "points_total"
+    response = client.patch(f"/api/v1/hands/{hand_id}/", {"doublings": "many"}, format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["attr"] == "doublings"
+    assert Hand.objects.get(pk=hand_id).points_ew == 23
+
+
+def test_only_the_last_hand_is_deleted(match, scorekeeper):
+    client = client_for(scorekeeper)
+    first, second = (client.post(hands_url(match), summary(d), format="json").json()["id"] for d in "NE")
+    response = client.delete(f"/api/v1/hands/{first}/")
+    assert response.status_code == 409 and response.json()["errors"][0]["code"] == "not_last_hand"
+    assert client.delete(f"/api/v1/hands/{second}/").status_code == 204
+    board = client.get(f"/api/v1/matches/{match.pk}/").json()
+    assert board["next_dealer"] == "E" and len(board["games"][0]["hands"]) == 1
+    assert client.get(f"/api/v1/hands/{second}/").status_code == 404
+
+
+def test_history_lists_entry_correction_rescoring_and_deletion(match, scorekeeper):
+    client = client_for(scorekeeper)
+    first, second = (client.post(hands_url(match), summary(d, 37), format="json").json()["id"] for d in "NE")
+    client.patch(f"/api/v1/hands/{first}/", {"points": {"ns": 40, "ew": 20}}, format="json")
+    history = client.get(f"/api/v1/hands/{first}/history/").json()
+    assert [(h["change"], h["reason"]) for h in history] == [("created", "entered"), ("changed", "corrected")]
+    assert history[0]["hand"]["points"] == {"ns": 37, "ew": 23} and history[1]["hand"]["points"]["ns"] == 40
+    assert history[1]["user"] == scorekeeper.pk
+    rescored = client.get(f"/api/v1/hands/{second}/history/").json()
+    assert rescored[-1]["reason"].startswith("re-scored")
+    client.delete(f"/api/v1/hands/{second}/")
+    deleted = client.get(f"/api/v1/hands/{second}/history/").json()
+    assert deleted[-1]["change"] == "deleted"
+
+
+def test_history_of_a_private_match_is_hidden(private_match, anon):
+    from tournaments.services.hands import hand_enter
+
+    hand, _ = hand_enter(match=private_match, data=summary())
+    assert anon.get(f"/api/v1/hands/{hand.pk}/history/").status_code == 404
+    assert anon.get("/api/v1/hands/987654/history/").status_code == 404
+
+
+# --------------------------------------------------------------------------- who may write results
+
+
+@pytest.mark.parametrize(("who", "status"), [
+    ("scorekeeper", 201), ("organizer", 201), ("staff", 201),
+    ("other_scorekeeper", 403), ("manager", 403), ("other_manager", 403), ("stranger", 403), ("anonymous", 401),
+])
+def test_who_may_enter_a_hand(request, match, who, status):
+    user = None if who == "anonymous" else request.getfixturevalue(who)
+    response = client_for(user).post(hands_url(match), summary(), format="json")
+    assert response.status_code == status
+    assert Hand.objects.count() == (1 if status == 201 else 0)
+
+
+@pytest.mark.parametrize(("who", "status"), [
+    ("scorekeeper", 200), ("organizer", 200), ("other_scorekeeper", 403), ("stranger", 403), ("anonymous", 401),
+])
+def test_who_may_correct_or_delete_a_hand(request, match, who, status):
+    from tournaments.services.hands import hand_enter
+
+    hand, _ = hand_enter(match=match, data=summary())
+    user = None if who == "anonymous" else request.getfixturevalue(who)
+    client = client_for(user)
+    assert client.patch(f"/api/v1/hands/{hand.pk}/", {"points": {"ns": 40, "ew": 20}},
+                        format="json").status_code == status
+    assert client.delete(f"/api/v1/hands/{hand.pk}/").status_code == (204 if status == 200 else status)
+
+
+def test_a_private_match_is_invisible_to_a_stranger(private_match, stranger, private_tournament):
+    client = client_for(stranger)
+    assert client.get(f"/api/v1/matches/{private_match.pk}/").status_code == 404
+    assert client.post(hands_url(private_match), summary(), format="json").status_code == 404
+    private_tournament.scorekeepers.add(stranger)
+    assert client.post(hands_url(private_match), summary(), format="json").status_code == 201
+    assert client.get(f"/api/v1/matches/{private_match.pk}/").status_code == 200
+
+
+# --------------------------------------------------------------------------- games
+
+
+def test_start_a_game_with_a_favourite_suit(scorekeeper):
+    tournament = TournamentFactory(variant="classic-malilla")
+    tournament.scorekeepers.add(scorekeeper)
+    match = MatchFactory(round__tournament=tournament)
+    client = client_for(scorekeeper)
+    url = f"/api/v1/matches/{match.pk}/games/"
+    response = client.post(url, {"first_dealer": "S", "favourite": "O"}, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json() | {"hands": []} == response.json()
+    assert (response.json()["number"], response.json()["favourite"], response.json()["next_dealer"]) == (1, "O", "S")
+    again = client.post(url, {"first_dealer": "S"}, format="json")
+    assert again.status_code == 409 and again.json()["errors"][0]["code"] == "game_in_progress"
+    bad = client.post(f"/api/v1/matches/{MatchFactory(round__tournament=tournament).pk}/games/",
+                      {"first_dealer": "S", "favourite": "H"}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["code"] in {"trump_invalid", "invalid_input"}
+
+
+def test_match_list_filters(match, anon, tournament):
+    other = MatchFactory(round=match.round, table=2)
+    body = anon.get(f"/api/v1/matches/?tournament={tournament.pk}").json()
+    assert [m["id"] for m in body["results"]] == [match.pk, other.pk]
+    assert body["results"][0] | {"id": 0} == {"id": 0, "tournament": tournament.pk, "round": 1, "table": 1,
+                                              "ns": match.ns_id, "ew": match.ew_id, "status": "scheduled",
+                                              "winner": None, "games_won": {"ns": 0, "ew": 0}}
+    assert anon.get(f"/api/v1/matches/?team={other.ns_id}").json()["count"] == 1
