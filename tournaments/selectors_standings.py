@@ -1,0 +1,44 @@
+"""Reads for the standings and pairing-task endpoints: JSON-ready, a constant number of queries."""
+
+from __future__ import annotations
+
+from tournaments.models import Standing, StandingsSnapshot, TaskRecord, Tournament
+
+
+def standings_for(tournament: Tournament) -> dict:
+    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}."""
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    metrics = snapshot.metrics if snapshot else []
+    rows = [
+        {"rank": s.rank, "team": s.team_id, "played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost,
+         "match_points": s.match_points, "games_won": s.games_won, "games_lost": s.games_lost,
+         "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics)}
+        for s in Standing.objects.filter(tournament=tournament).order_by("position")
+    ]
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows,
+            "clubs": snapshot.clubs if snapshot else []}
+
+
+def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:
+    """The tiebreaks in the tournament's metric order (jsonb keeps keys sorted, not in order)."""
+    return {name: tiebreaks[name] for name in metrics if name in tiebreaks} | tiebreaks
+
+
+def task_status(task_id) -> dict | None:
+    """A pairing task's state for GET /api/v1/tasks/{id}/: status, progress, result or error; None if unknown."""
+    record = TaskRecord.objects.filter(pk=task_id).first()
+    if record is None:
+        return None
+    progress = None
+    if record.status == TaskRecord.Status.RUNNING:
+        try:
+            from celery.result import AsyncResult
+
+            result = AsyncResult(str(record.id))
+            if result.state == "PROGRESS" and isinstance(result.info, dict):
+                progress = result.info
+        except Exception:  # no result backend reachable: the status alone is still right
+            progress = None
+    return {"id": str(record.id), "kind": record.kind, "tournament": record.tournament_id,
+            "status": record.status, "progress": progress, "result": record.result, "error": record.error,
+            "created_at": record.created_at, "updated_at": record.updated_at}

@@ -1,0 +1,320 @@
+"""Rounds: pair the next round (Swiss, round robin, knockout), entries coming and going, manual changes.
+
+Pairing locks the tournament row (``select_for_update``) for its whole transaction: two pair
+requests for the same tournament run one after the other, and the second finds the round the
+first created (``number`` makes the request idempotent). Withdrawals and late entries take the
+same lock, so they never race a pairing. The pairing itself is pure Python
+(``tournaments.pairing``); this module only loads rows and saves what comes back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+from django.db import transaction
+from django.db.models import Q
+
+from tournaments.models import Entry, ForbiddenPair, Match, Round, RoundSlot, TaskRecord, Team, Tournament
+from tournaments.pairing import knockout, round_robin
+from tournaments.pairing.swiss import pair_swiss
+from tournaments.pairing.types import Pairing, TeamState
+from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.standings import load_results, points_settings, tournament_metrics
+from tournaments.ranking import compute_standings
+
+
+class PairingImpossible(ServiceError):
+    """Some teams cannot be paired without a rematch (or a forbidden pair, or a second bye)."""
+
+    def __init__(self, teams: list[int], names: list[str]):
+        super().__init__("pairing_impossible",
+                         "these teams cannot be paired without a rematch: " + ", ".join(names), "teams")
+        self.teams = teams
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _entries(tournament: Tournament, *, active_only: bool) -> list[Entry]:
+    qs = Entry.objects.filter(tournament=tournament).select_related("team")
+    if active_only:
+        qs = qs.filter(withdrawn=False)
+    return sorted(qs, key=lambda e: (e.seed is None, e.seed or 0, e.id))
+
+
+def round_pair(*, tournament: Tournament, force: bool = False, user=None, number: int | None = None,
+               progress: Callable[[dict], None] | None = None) -> Round:
+    """Pair the next round (or return round ``number`` if it exists already); refuses while the last is unfinished."""
+    report = progress or (lambda info: None)
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        next_number = last.number + 1 if last else 1
+        if number is not None:
+            existing = Round.objects.filter(tournament=tournament, number=number).first()
+            if existing is not None:
+                return existing
+            if number != next_number:
+                raise Conflict("round_number", f"the next round is {next_number}, not {number}", "number")
+        if last is not None and not force:
+            unfinished = last.matches.exclude(status=Match.Status.FINISHED).count()
+            if unfinished:
+                raise Conflict("round_unfinished",
+                               f"round {last.number} has {unfinished} unfinished matches; finish them or force")
+        report({"stage": "loading", "round": next_number})
+        if tournament.format == Tournament.Format.SWISS:
+            pairings = _swiss(tournament, next_number, report)
+        elif tournament.format == Tournament.Format.ROUND_ROBIN:
+            pairings = _round_robin(tournament, next_number)
+        else:
+            return _knockout_round(tournament, last, next_number)
+        report({"stage": "saving", "round": next_number, "matches": len(pairings)})
+        rnd = _save_round(tournament, next_number, pairings)
+        if tournament.status == Tournament.Status.DRAFT:
+            Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    return rnd
+
+
+def _save_round(tournament: Tournament, number: int, pairings: list[Pairing]) -> Round:
+    """Create the round, its matches and their round slots in bulk (byes are finished at once)."""
+    rnd = Round.objects.create(tournament=tournament, number=number)
+    matches = Match.objects.bulk_create([
+        Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, explanation=p.explanation[:300],
+              status=Match.Status.FINISHED if p.ew is None else Match.Status.SCHEDULED,
+              winner=Match.Winner.NS if p.ew is None else "")
+        for p in pairings
+    ], batch_size=1000)
+    RoundSlot.objects.bulk_create(
+        [RoundSlot(round=rnd, match=m, side="ns", team_id=m.ns_id) for m in matches]
+        + [RoundSlot(round=rnd, match=m, side="ew", team_id=m.ew_id) for m in matches if m.ew_id],
+        batch_size=2000,
+    )
+    return rnd
+
+
+def _swiss(tournament: Tournament, number: int, report) -> list[Pairing]:
+    active = _entries(tournament, active_only=True)
+    if len(active) < 2:
+        raise ServiceError("too_few_teams", "a round needs at least two active teams")
+    if number > tournament.rounds:
+        raise ServiceError("tournament_over", f"the tournament has {tournament.rounds} rounds")
+    teams, results, _ = load_results(tournament)
+    rows = compute_standings(teams, results, metrics=tournament_metrics(tournament),
+                             settings=points_settings(tournament))
+    position = {r.team: r.position for r in rows}
+    score = {r.team: r.match_points for r in rows}
+    opponents: dict[int, set[int]] = {e.team_id: set() for e in active}
+    byes: set[int] = set()
+    for ns, ew in Match.objects.filter(round__tournament=tournament).values_list("ns_id", "ew_id"):
+        if ew is None:
+            byes.add(ns)
+        else:
+            opponents.setdefault(ns, set()).add(ew)
+            opponents.setdefault(ew, set()).add(ns)
+    states = [TeamState(e.team_id, score.get(e.team_id, 0), position.get(e.team_id, 1 << 30), e.team.club_id,
+                        e.team_id in byes, frozenset(opponents[e.team_id])) for e in active]
+    forbidden = ForbiddenPair.objects.filter(tournament=tournament).values_list("team_a_id", "team_b_id")
+    result = pair_swiss(states, forbidden=list(forbidden), separate_clubs=number <= tournament.separate_clubs_rounds,
+                        progress=report)
+    if result.unpaired:
+        names = dict(Team.objects.filter(pk__in=result.unpaired).values_list("id", "name"))
+        raise PairingImpossible(result.unpaired, [names[t] for t in result.unpaired])
+    return result.pairings
+
+
+def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
+    entries = _entries(tournament, active_only=False)
+    total = round_robin.rounds_needed(len(entries), double=tournament.double_round_robin)
+    if number > total:
+        raise ServiceError("tournament_over", f"the round robin has {total} rounds")
+    withdrawn = {e.team_id for e in entries if e.withdrawn}
+    out: list[Pairing] = []
+    for p in round_robin.round_robin_pairings([e.team_id for e in entries], number,
+                                              double=tournament.double_round_robin):
+        sides = [t for t in (p.ns, p.ew) if t is not None and t not in withdrawn]
+        if not sides:
+            continue
+        if len(sides) == 1 and p.ew is not None:
+            out.append(Pairing(0, sides[0], None, "Bye: the scheduled opponent has withdrawn."))
+        else:
+            out.append(Pairing(0, p.ns, p.ew, p.explanation))
+    return [Pairing(i, p.ns, p.ew, p.explanation) for i, p in enumerate(out, start=1)]
+
+
+def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> Round:
+    """Round 1 from the seeds; later rounds are filled in as matches finish (and here, if any is missing)."""
+    if last is None:
+        active = _entries(tournament, active_only=True)
+        if len(active) < 2:
+            raise ServiceError("too_few_teams", "a knockout needs at least two teams")
+        rnd = _save_round(tournament, 1, knockout.first_round([e.team_id for e in active]))
+        for bye in rnd.matches.filter(ew=None):  # byes are decided already: their winners advance now
+            _knockout_advance_locked(tournament, bye)
+        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
+            status=Tournament.Status.RUNNING)
+        return rnd
+    if last.matches.count() <= 1:
+        raise ServiceError("tournament_over", "the final has been played")
+    for match in last.matches.filter(status=Match.Status.FINISHED):
+        _knockout_advance_locked(tournament, match)
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise Conflict("round_unfinished", f"no match of round {number} can be paired yet")
+    return rnd
+
+
+def _winner(match: Match) -> int | None:
+    if match.ew_id is None:
+        return match.ns_id
+    return {"ns": match.ns_id, "ew": match.ew_id}.get(match.winner)
+
+
+def knockout_advance(*, match: Match) -> Match | None:
+    """Put the winner of a finished knockout match into the next round once its sibling match is decided too."""
+    with transaction.atomic():
+        tournament = _locked(match.round.tournament)
+        return _knockout_advance_locked(tournament, match)
+
+
+def _knockout_advance_locked(tournament: Tournament, match: Match) -> Match | None:
+    rnd = match.round
+    tables = rnd.matches.count()
+    if tables <= 1:
+        if _winner(match) is not None:
+            Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+        return None
+    table, side = knockout.next_slot(match.table)
+    up, down = knockout.feeders(table)
+    feeders = {m.table: m for m in rnd.matches.filter(table__in=(up, down))}
+    winners = {t: _winner(m) for t, m in feeders.items() if m.status == Match.Status.FINISHED}
+    if winners.get(up) is None or winners.get(down) is None:
+        return None
+    nxt, _ = Round.objects.get_or_create(tournament=tournament, number=rnd.number + 1)
+    existing = nxt.matches.filter(table=table).first()
+    if existing is not None:
+        if existing.games.exists() or (existing.ns_id, existing.ew_id) == (winners[up], winners[down]):
+            return existing  # already there, or already being played: a correction needs the organizer
+        existing.ns_id, existing.ew_id = winners[up], winners[down]
+        existing.save()
+        return existing
+    pairing = knockout.next_round({up: winners[up], down: winners[down]}, rnd.number)[0]
+    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, explanation=pairing.explanation)
+    created.save()
+    return created
+
+
+def round_pair_request(*, tournament: Tournament, force: bool = False, user=None) -> TaskRecord:
+    """Record a request to pair the next round and queue ``round_pair_task`` on commit; the API answers 202."""
+    from tournaments.tasks import round_pair_task
+
+    last = Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
+    number = (last or 0) + 1
+    record = TaskRecord.objects.create(
+        id=uuid.uuid4(), kind=TaskRecord.Kind.ROUND_PAIR, tournament=tournament,
+        params={"number": number, "force": force},
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    transaction.on_commit(lambda: round_pair_task.apply_async(
+        (tournament.pk,), {"number": number, "force": force}, task_id=str(record.id)))
+    return record
+
+
+def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:
+    """Enter a team, also after the first round of a Swiss (it starts on 0 points); closed for the other formats."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        started = Round.objects.filter(tournament=tournament).exists()
+        if started and tournament.format != Tournament.Format.SWISS:
+            raise ServiceError("late_entry_closed", "a round robin or knockout takes no entries once paired")
+        entry, created = Entry.objects.get_or_create(tournament=tournament, team=team, defaults={"seed": seed})
+        if not created and entry.withdrawn:
+            raise Conflict("entry_withdrawn", "this team has withdrawn from the tournament")
+    return entry
+
+
+def entry_withdraw(*, entry: Entry, user=None) -> Entry:
+    """Withdraw a team: it is not paired again, its played results stand, an unstarted match becomes a bye or walkover."""
+    with transaction.atomic():
+        tournament = _locked(entry.tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.withdrawn:
+            return entry
+        last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        after = last.number if last else 0
+        pending = (Match.objects.filter(round=last).filter(Q(ns_id=entry.team_id) | Q(ew_id=entry.team_id))
+                   .exclude(status=Match.Status.FINISHED).first() if last else None)
+        if pending is not None and not pending.games.exists() and pending.ew_id is not None:
+            opponent, team_side = (pending.ew_id, "ns") if pending.ns_id == entry.team_id else (pending.ns_id, "ew")
+            if tournament.format == Tournament.Format.KNOCKOUT:
+                pending.winner = "ew" if team_side == "ns" else "ns"
+                pending.explanation = "Walkover: the opponent withdrew."
+            else:
+                RoundSlot.objects.filter(match=pending).delete()
+                pending.ns_id, pending.ew_id, pending.winner = opponent, None, Match.Winner.NS
+                pending.explanation = "Bye: the opponent withdrew before the match."
+                after -= 1
+            pending.status = Match.Status.FINISHED
+            pending.save()
+            from tournaments.services.standings import match_result_changed
+
+            match_result_changed(match=pending)
+        entry.withdrawn = True
+        entry.withdrawn_after_round = max(after, 0)
+        entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+        from tournaments.services.standings import standings_recompute_schedule
+
+        transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
+    return entry
+
+
+def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, allow_rematch: bool = False) -> Match:
+    """Change a pairing before its round starts; a team taken from another match of the round swaps places."""
+    with transaction.atomic():
+        tournament = _locked(match.round.tournament)
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        rnd = match.round
+        if rnd.matches.filter(Q(status__in=[Match.Status.PLAYING, Match.Status.FINISHED]) & ~Q(ew=None)).exists() \
+                or rnd.matches.filter(games__isnull=False).exists():
+            raise Conflict("round_started", f"round {rnd.number} has started; pairings can no longer change")
+        new = {"ns": ns.pk, "ew": ew.pk if ew else None}
+        if new["ns"] == new["ew"]:
+            raise ServiceError("same_team", "a team cannot play itself", "ew")
+        if new["ew"] is not None and not allow_rematch:
+            met = Match.objects.filter(round__tournament=tournament).exclude(round=rnd).filter(
+                Q(ns_id=new["ns"], ew_id=new["ew"]) | Q(ns_id=new["ew"], ew_id=new["ns"])).exists()
+            a, b = sorted((new["ns"], new["ew"]))
+            if met or ForbiddenPair.objects.filter(tournament=tournament, team_a_id=a, team_b_id=b).exists():
+                raise ServiceError("rematch", "these teams have met already or may not meet", "ew")
+        old = {"ns": match.ns_id, "ew": match.ew_id}
+        touched = {match.pk: match}
+        for side in ("ns", "ew"):
+            team = new[side]
+            if team is None or team in old.values():
+                continue
+            other = rnd.matches.filter(Q(ns_id=team) | Q(ew_id=team)).exclude(pk=match.pk).first()
+            if other is None:
+                if not Entry.objects.filter(tournament=tournament, team_id=team, withdrawn=False).exists():
+                    raise ServiceError("not_entered", "the team is not an active entry of the tournament", side)
+                continue
+            other = touched.get(other.pk) or other
+            other_side = "ns" if other.ns_id == team else "ew"
+            replacement = old[side] if old[side] not in new.values() else old["ew" if side == "ns" else "ns"]
+            setattr(other, f"{other_side}_id", replacement)
+            if other.ns_id is None:
+                other.ns_id, other.ew_id = other.ew_id, None
+            touched[other.pk] = other
+        match.ns_id, match.ew_id = new["ns"], new["ew"]
+        who = getattr(user, "username", "") or "the organizer"
+        match.explanation = f"Changed by hand by {who}."
+        for m in touched.values():
+            m.status = Match.Status.FINISHED if m.ew_id is None else Match.Status.SCHEDULED
+            m.winner = Match.Winner.NS if m.ew_id is None else ""
+        RoundSlot.objects.filter(match_id__in=list(touched)).delete()
+        for m in touched.values():
+            if m.ns_id is None:
+                m.delete()
+            else:
+                m.save()
+    return match

@@ -1,0 +1,190 @@
+"""Standings: load a tournament's results, rank them with ``tournaments.ranking``, save them whole.
+
+Coalescing. ``match_result_changed`` runs for every hand entered, corrected or deleted; on commit
+it sets a per-tournament "recompute pending" flag with ``cache.add`` (atomic in Redis) and queues
+``standings_recompute_task`` with a short countdown only when it set the flag. The task clears the
+flag *before* it reads the results, so a result committed while it computes queues one more run
+and none is lost; a burst of results inside the countdown computes once. The flag expires on its
+own, so a lost task costs at most one delayed recompute.
+
+Locking. The recompute takes a PostgreSQL transaction-level advisory lock per tournament: two
+workers never write the same standings at once, the lock dies with the transaction (no stale
+lock after a crashed worker, unlike a cache lock with a timeout), and it does not lock the
+tournament row, so organizers' edits and the pairing (which locks that row) are not held up. On
+SQLite (the zero-setup run) there are no advisory locks, and none are needed: SQLite serialises
+writers. The rows are replaced whole inside that transaction, with the time they were computed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import zlib
+from collections import defaultdict
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from tournaments.models import Entry, Game, Match, Round, Standing, StandingsSnapshot, Team, Tournament
+from tournaments.ranking import (
+    METRICS,
+    MatchRecord,
+    PointsSettings,
+    TeamInfo,
+    club_standings,
+    compute_standings,
+)
+from tournaments.ranking.metrics import DEFAULT_METRICS
+
+logger = logging.getLogger(__name__)
+
+COALESCE_SECONDS = getattr(settings, "STANDINGS_COALESCE_SECONDS", 2)
+PENDING_TIMEOUT = 120
+
+
+def advisory_lock(tournament_id: int, purpose: str) -> None:
+    """Take a transaction-level lock on (purpose, tournament) on PostgreSQL; a no-op elsewhere."""
+    if connection.vendor != "postgresql":
+        return
+    key = zlib.crc32(purpose.encode()) & 0x7FFFFFFF
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [key, tournament_id])
+
+
+def pending_key(tournament_id: int) -> str:
+    return f"standings:pending:{tournament_id}"
+
+
+def standings_recompute_schedule(tournament_id: int) -> bool:
+    """Queue one coalesced recompute of a tournament's standings; False when one is already queued."""
+    from tournaments.tasks import standings_recompute_task
+
+    try:
+        first = cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS + PENDING_TIMEOUT)
+    except Exception:  # the cache is down: recompute anyway rather than lose the result
+        logger.exception("standings coalescing flag unavailable for tournament %s", tournament_id)
+        first = True
+    if first:
+        standings_recompute_task.apply_async((tournament_id,), countdown=COALESCE_SECONDS)
+    return first
+
+
+def match_result_changed(*, match: Match) -> None:
+    """Queue the coalesced standings recompute on commit and advance a finished knockout match's winner."""
+    tournament = match.round.tournament
+    transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
+    if (tournament.format == Tournament.Format.KNOCKOUT and match.status == Match.Status.FINISHED
+            and match.winner in (Match.Winner.NS, Match.Winner.EW)):
+        from tournaments.services.rounds import knockout_advance
+
+        knockout_advance(match=match)
+
+
+def points_settings(tournament: Tournament) -> PointsSettings:
+    return PointsSettings(tournament.points_win, tournament.points_draw, tournament.points_bye)
+
+
+def tournament_metrics(tournament: Tournament) -> list[str]:
+    """The tournament's metric names, unknown ones dropped (logged), the default order when empty."""
+    names = list(tournament.tiebreaks or DEFAULT_METRICS)
+    unknown = [n for n in names if n not in METRICS]
+    if unknown:
+        logger.warning("tournament %s: unknown standings metrics ignored: %s", tournament.pk, unknown)
+    return [n for n in names if n in METRICS] or list(DEFAULT_METRICS)
+
+
+def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchRecord], dict[int, int | None]]:
+    """The tournament's teams and finished results as plain values (three queries), and each team's club."""
+    entries = list(Entry.objects.filter(tournament=tournament)
+                   .values_list("team_id", "team__club_id", "seed", "withdrawn"))
+    numbers = set(Round.objects.filter(tournament=tournament).values_list("number", flat=True))
+    matches = list(Match.objects.filter(round__tournament=tournament)
+                   .values_list("id", "round__number", "ns_id", "ew_id", "status", "winner",
+                                "games_won_ns", "games_won_ew"))
+    totals = {m: (ns or 0, ew or 0) for m, ns, ew in
+              Game.objects.filter(match__round__tournament=tournament, match__status=Match.Status.FINISHED)
+              .values("match_id").annotate(ns=Sum("total_ns"), ew=Sum("total_ew"))
+              .values_list("match_id", "ns", "ew")}
+    pts = points_settings(tournament)
+    win, draw = pts.points_win, pts.points_draw
+    present: dict[int, set[int]] = defaultdict(set)
+    results: list[MatchRecord] = []
+    for match_id, rnd, ns, ew, status, winner, gw_ns, gw_ew in matches:
+        present[ns].add(rnd)
+        if ew is None:
+            results.append(MatchRecord(rnd, ns, None, "B", pts.points_bye))
+            continue
+        present[ew].add(rnd)
+        if status != Match.Status.FINISHED or winner not in ("ns", "ew", "draw"):
+            continue
+        p_ns, p_ew = totals.get(match_id, (0, 0))
+        o_ns, o_ew = {"ns": ("W", "L"), "ew": ("L", "W"), "draw": ("D", "D")}[winner]
+        mp = {"W": win, "D": draw, "L": 0}
+        results.append(MatchRecord(rnd, ns, ew, o_ns, mp[o_ns], gw_ns, gw_ew, p_ns, p_ew))
+        results.append(MatchRecord(rnd, ew, ns, o_ew, mp[o_ew], gw_ew, gw_ns, p_ew, p_ns))
+    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn)
+             for team, club, seed, withdrawn in entries]
+    clubs = {team: club for team, club, _, _ in entries}
+    return teams, results, clubs
+
+
+def standings_compute(tournament: Tournament):
+    """Compute the standings rows and club rows of a tournament without saving them."""
+    teams, results, clubs = load_results(tournament)
+    metrics = tournament_metrics(tournament)
+    pts = points_settings(tournament)
+    rows = compute_standings(teams, results, metrics=metrics, settings=pts)
+    return rows, club_standings(rows, clubs, pts), metrics
+
+
+_FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
+           "points_for", "points_against", "tiebreaks"]
+
+
+def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
+    """Recompute a tournament's standings and replace the saved rows whole, in one transaction."""
+    started = time.perf_counter()
+    with transaction.atomic():
+        advisory_lock(tournament.pk, "standings")
+        computed_at = timezone.now()
+        rows, clubs, metrics = standings_compute(tournament)
+        _replace_rows(tournament, rows, computed_at)
+        snapshot, _ = StandingsSnapshot.objects.update_or_create(
+            tournament=tournament,
+            defaults={"computed_at": computed_at, "metrics": metrics,
+                      "duration_ms": int((time.perf_counter() - started) * 1000),
+                      "clubs": [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
+                                for c in clubs]},
+        )
+    return snapshot
+
+
+def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
+    """Make the saved rows exactly ``rows``: unchanged rows only get the new time (one UPDATE)."""
+    existing = {s.team_id: s for s in Standing.objects.filter(tournament=tournament)}
+    wanted = {r.team for r in rows}
+    stale = [s.pk for team, s in existing.items() if team not in wanted]
+    if stale:
+        Standing.objects.filter(pk__in=stale).delete()
+    changed, new = [], []
+    for r in rows:
+        values = {f: getattr(r, f) for f in _FIELDS}
+        saved = existing.get(r.team)
+        if saved is None:
+            new.append(Standing(tournament=tournament, team_id=r.team, computed_at=computed_at, **values))
+        elif any(getattr(saved, f) != v for f, v in values.items()):
+            for f, v in values.items():
+                setattr(saved, f, v)
+            changed.append(saved)
+    Standing.objects.filter(tournament=tournament).update(computed_at=computed_at)
+    if changed:
+        Standing.objects.bulk_update(changed, _FIELDS, batch_size=500)
+    if new:
+        Standing.objects.bulk_create(new, batch_size=1000)
+
+
+def standings_team_names(team_ids) -> dict[int, str]:
+    return dict(Team.objects.filter(pk__in=list(team_ids)).values_list("id", "name"))
