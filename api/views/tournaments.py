@@ -1,13 +1,13 @@
 """Tournaments and their entries."""
 
 from django.db import transaction
-from django.db.models import Max
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, viewsets
 
 from tournaments.models import Entry, Tournament
+from tournaments.services.rounds import entry_add_late, entry_withdraw
 
 from ..exceptions import ConflictError
 from ..filters import EntryFilter, TournamentFilter
@@ -97,7 +97,7 @@ class TournamentChildMixin:
     create=extend_schema(summary="Enter a team", parameters=[TOURNAMENT_ID]),
     partial_update=extend_schema(summary="Change an entry's seed", parameters=[TOURNAMENT_ID],
                                  request=EntryUpdateSerializer, responses=EntrySerializer),
-    destroy=extend_schema(summary="Withdraw a team (removed before the first round, marked withdrawn after)",
+    destroy=extend_schema(summary="Withdraw a team: not paired again, its played results stand",
                           parameters=[TOURNAMENT_ID]),
 )
 class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
@@ -124,9 +124,10 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         if tournament.status == Tournament.Status.FINISHED:
             raise _conflict("tournament_finished", "the tournament is finished")
         team = serializer.validated_data["team"]
-        if tournament.entries.filter(team=team).exists():
+        if tournament.entries.filter(team=team, withdrawn=False).exists():
             raise _conflict("already_entered", f"{team} is already entered")
-        serializer.save(tournament=tournament)
+        serializer.instance = entry_add_late(tournament=tournament, team=team,
+                                             seed=serializer.validated_data.get("seed"), user=self.request.user)
 
     def update(self, request, *args, **kwargs):
         response = super().update(request, *args, **kwargs)
@@ -134,12 +135,6 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         return response
 
     def perform_destroy(self, instance):
-        last_round = instance.tournament.round_set.aggregate(n=Max("number"))["n"]
-        if last_round is None:
-            instance.delete()
-        elif instance.withdrawn:
+        if instance.withdrawn:
             raise _conflict("already_withdrawn", f"{instance.team} has already withdrawn")
-        else:
-            instance.withdrawn = True
-            instance.withdrawn_after_round = last_round
-            instance.save(update_fields=["withdrawn", "withdrawn_after_round"])
+        entry_withdraw(entry=instance, user=self.request.user)

@@ -128,17 +128,33 @@ def test_an_organizer_enters_and_withdraws_teams(tournament, organizer, teams):
     assert again.status_code == 409 and again.json()["errors"][0]["code"] == "already_entered"
     assert client.patch(f"{url}{entry_id}/", {"seed": 3}, format="json").json()["seed"] == 3
     assert [e["team"] for e in client.get(url).json()["results"]] == [teams[0].pk]
-    # Before the first round a withdrawal removes the entry ...
     assert client.delete(f"{url}{entry_id}/").status_code == 204
-    assert not Entry.objects.filter(pk=entry_id).exists()
-    # ... after it, the entry stays, marked withdrawn after the last round.
+    entry = Entry.objects.get(pk=entry_id)
+    assert (entry.withdrawn, entry.withdrawn_after_round) == (True, 0)
+    assert client.delete(f"{url}{entry_id}/").status_code == 409
+    assert client.get(f"{url}?withdrawn=true").json()["count"] == 1
+    # A withdrawn team does not come back.
+    back = client.post(url, {"team": teams[0].pk}, format="json")
+    assert back.status_code == 409 and back.json()["errors"][0]["code"] == "entry_withdrawn"
+
+
+def test_withdrawing_after_a_round_keeps_the_results(tournament, organizer, teams):
+    client = client_for(organizer)
+    url = f"/api/v1/tournaments/{tournament.pk}/entries/"
     entry_id = client.post(url, {"team": teams[1].pk}, format="json").json()["id"]
     RoundFactory(tournament=tournament, number=1)
     assert client.delete(f"{url}{entry_id}/").status_code == 204
     entry = Entry.objects.get(pk=entry_id)
     assert (entry.withdrawn, entry.withdrawn_after_round) == (True, 1)
-    assert client.delete(f"{url}{entry_id}/").status_code == 409
-    assert client.get(f"{url}?withdrawn=true").json()["count"] == 1
+
+
+def test_round_robin_takes_no_late_entries(organizer, tournament, teams):
+    tournament.format = "round_robin"
+    tournament.save()
+    RoundFactory(tournament=tournament, number=1)
+    response = client_for(organizer).post(f"/api/v1/tournaments/{tournament.pk}/entries/", {"team": teams[0].pk},
+                                          format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "late_entry_closed"
 
 
 @pytest.mark.parametrize(("who", "status"), [("organizer", 201), ("staff", 201), ("scorekeeper", 403),

@@ -1,0 +1,83 @@
+"""Rounds, pairing tasks and standings."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Match, Round, TaskRecord
+
+from .variants import WINNERS
+
+
+class RoundMatchSerializer(serializers.ModelSerializer):
+    ew = serializers.IntegerField(source="ew_id", allow_null=True, help_text="Null for a bye.")
+    ns = serializers.IntegerField(source="ns_id")
+    winner = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "table", "ns", "ew", "status", "winner"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=WINNERS, allow_null=True))
+    def get_winner(self, match):
+        return match.winner or None
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    matches = RoundMatchSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "matches"]
+        read_only_fields = fields
+
+
+class RoundPairRequestSerializer(serializers.Serializer):
+    force = serializers.BooleanField(required=False, default=False,
+                                     help_text="Pair although matches of the last round are unfinished.")
+
+
+class TaskAcceptedSerializer(serializers.Serializer):
+    task = serializers.CharField(help_text="The task's id.")
+    status_url = serializers.URLField(help_text="Where to follow it: GET /api/v1/tasks/{id}/.")
+
+
+class TaskErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    attr = serializers.CharField(allow_null=True, required=False)
+    teams = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class TaskStatusSerializer(serializers.Serializer):
+    task = serializers.CharField()
+    kind = serializers.ChoiceField(choices=TaskRecord.Kind.choices)
+    tournament = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=TaskRecord.Status.choices)
+    progress = serializers.DictField(allow_null=True, help_text="While running: the stage reached.")
+    round = serializers.URLField(allow_null=True, help_text="Once succeeded: the paired round.")
+    round_number = serializers.IntegerField(allow_null=True)
+    error = TaskErrorSerializer(allow_null=True, help_text="Once failed: the reason.")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    team = serializers.IntegerField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_lost = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    tiebreaks = serializers.DictField(help_text="Each metric of the tournament's ordered list, by name.")
+
+
+class StandingsSerializer(serializers.Serializer):
+    computed_at = serializers.DateTimeField(allow_null=True, help_text="Null before the first computation.")
+    rows = StandingRowSerializer(many=True)
+    clubs = serializers.ListField(child=serializers.DictField(), help_text="Club standings.")

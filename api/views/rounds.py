@@ -1,0 +1,102 @@
+"""Rounds (paired in a worker), the pairing tasks and the standings."""
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.models import Match, Round, TaskRecord
+from tournaments.selectors_standings import standings_for, task_status
+from tournaments.services.rounds import round_pair_request
+
+from ..exceptions import ConflictError
+from ..permissions import TournamentOrganizerWrite, visible_tournaments
+from ..serializers.rounds import (
+    RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
+)
+from .tournaments import TOURNAMENT_ID, TournamentChildMixin
+
+ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
+
+
+def _conflict(code, message):
+    return ConflictError(exceptions.ErrorDetail(message, code=code))
+
+
+@extend_schema_view(
+    list=extend_schema(summary="The rounds with their matches", parameters=[TOURNAMENT_ID]),
+    retrieve=extend_schema(summary="A round with its matches", parameters=[TOURNAMENT_ID, ROUND_NUMBER]),
+)
+class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = RoundSerializer
+    permission_classes = [TournamentOrganizerWrite]
+    lookup_field = "number"
+    lookup_value_regex = r"[0-9]{1,4}"
+    filter_backends = []
+    conflict_methods = ("POST",)
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        matches = Prefetch("matches", queryset=Match.objects.order_by("table"))
+        return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
+
+    @extend_schema(summary="Pair the next round (in a worker)", parameters=[TOURNAMENT_ID],
+                   request=RoundPairRequestSerializer, responses={202: TaskAcceptedSerializer})
+    def create(self, request, tournament_id=None):
+        tournament = self.get_tournament()
+        body = RoundPairRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        force = body.validated_data["force"]
+        # Answer at once what the worker would refuse anyway: the contract's 409s.
+        if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
+                                     status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
+            raise _conflict("pairing_in_progress", "a pairing of this tournament is already under way")
+        last = tournament.round_set.order_by("-number").first()
+        if last is not None and not force and last.matches.exclude(status=Match.Status.FINISHED).exists():
+            raise _conflict("round_unfinished", f"round {last.number} is paired and not finished; "
+                                                "finish its matches or send force")
+        record = round_pair_request(tournament=tournament, force=force, user=request.user)
+        url = request.build_absolute_uri(reverse("api:task-detail", kwargs={"task_id": str(record.id)}))
+        return Response({"task": str(record.id), "status_url": url}, status=status.HTTP_202_ACCEPTED,
+                        headers={"Location": url})
+
+
+class StandingsView(TournamentChildMixin, APIView):
+    """The tournament's standings, as last computed."""
+
+    @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID],
+                   responses=StandingsSerializer)
+    def get(self, request, tournament_id=None):
+        return Response(StandingsSerializer(standings_for(self.get_tournament())).data)
+
+
+class TaskView(APIView):
+    """A pairing task: pending, running (with progress), succeeded (with the round) or failed (with the reason)."""
+
+    @extend_schema(summary="Follow a pairing task",
+                   parameters=[OpenApiParameter("task_id", str, OpenApiParameter.PATH, description="The task id.")],
+                   responses=TaskStatusSerializer)
+    def get(self, request, task_id=None):
+        info = task_status(task_id)
+        if info is None:
+            raise Http404
+        tournament = get_object_or_404(visible_tournaments(request.user), pk=info["tournament"])
+        number = (info["result"] or {}).get("round") if info["status"] == TaskRecord.Status.SUCCEEDED else None
+        round_url = None
+        if number is not None:
+            round_url = request.build_absolute_uri(reverse(
+                "api:round-detail", kwargs={"tournament_id": tournament.pk, "number": number}))
+        error = info["error"] if info["status"] == TaskRecord.Status.FAILED else None
+        data = {
+            "task": info["id"], "kind": info["kind"], "tournament": tournament.pk, "status": info["status"],
+            "progress": info["progress"], "round": round_url, "round_number": number,
+            "error": error or ({"code": "error", "detail": "The task failed.", "attr": None}
+                               if info["status"] == TaskRecord.Status.FAILED else None),
+            "created_at": info["created_at"], "updated_at": info["updated_at"],
+        }
+        return Response(TaskStatusSerializer(data).data)
