@@ -3,7 +3,7 @@
 import scoring
 from django.db import transaction
 
-from tournaments.models import Game, Match
+from tournaments.models import Game, Match, Round
 from tournaments.services.errors import Conflict
 
 def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
@@ -24,6 +24,7 @@ def match_refresh_result(match: Match) -> None:
     match.games_won_ns = result.games_won["ns"]
     match.games_won_ew = result.games_won["ew"]
     match.winner = (result.winner or "") if result.finished else ""
+    was = match.status
     if result.finished:
         match.status = Match.Status.FINISHED
     elif games:
@@ -31,6 +32,21 @@ def match_refresh_result(match: Match) -> None:
     else:
         match.status = Match.Status.SCHEDULED
     match.save(update_fields=["games_won_ns", "games_won_ew", "winner", "status", "updated_at"])
+    if match.status != was:
+        round_refresh_status(match.round_id)
+
+
+def round_refresh_status(round_id: int) -> None:
+    """Set a round paired, playing or finished from its matches' statuses (locked: two last matches may race)."""
+    Round.objects.select_for_update().filter(pk=round_id).first()
+    statuses = set(Match.objects.filter(round_id=round_id).values_list("status", flat=True))
+    if statuses and statuses == {Match.Status.FINISHED}:
+        status = Round.Status.FINISHED
+    elif statuses - {Match.Status.SCHEDULED}:
+        status = Round.Status.PLAYING
+    else:
+        status = Round.Status.PAIRED
+    Round.objects.filter(pk=round_id).exclude(status=status).update(status=status)
 
 
 @transaction.atomic
@@ -65,4 +81,5 @@ def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", 
     if match.status == Match.Status.SCHEDULED:
         match.status = Match.Status.PLAYING
         match.save(update_fields=["status", "updated_at"])
+        round_refresh_status(match.round_id)
     return game
