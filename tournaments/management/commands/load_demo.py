@@ -11,13 +11,16 @@ import time
 
 import scoring
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from tournaments.models import Club, Entry, Game, Hand, Match, Player, Round, Team, Tournament
+from tournaments.models import Club, Entry, Game, Hand, Match, Player, Team, Tournament
 from tournaments.services.hands import hand_enter
+from tournaments.services.rounds import round_pair
+from tournaments.services.standings import pending_key, standings_recompute_schedule
 
 #: The seed of the demo's deals; change it and every hand changes. With 127 the Belgian matches end
 #: 2-1, 1-2, 2-0 and 2-1 with muul hands and doublings among them, and the finished Malilla match
@@ -146,18 +149,25 @@ class Command(BaseCommand):
         self.changed = False
         if reset:
             self.reset()
-        with transaction.atomic():
-            users = self.ensure_users()
-            teams = self.ensure_clubs(users["organizer"])
-            loaded = []
-            if Tournament.objects.filter(slug=BELGIAN["slug"]).exists():
-                self.say(f"Tournament {BELGIAN['name']!r} exists; left as is.")
-            else:
-                loaded.append(self.load_belgian(teams, users))
-            if Tournament.objects.filter(slug=MEXICAN["slug"]).exists():
-                self.say(f"Tournament {MEXICAN['name']!r} exists; left as is.")
-            else:
-                loaded.append(self.load_mexican(teams, users))
+        self.deferred: list[int] = []
+        try:
+            with transaction.atomic():
+                users = self.ensure_users()
+                teams = self.ensure_clubs(users["organizer"])
+                loaded = []
+                if Tournament.objects.filter(slug=BELGIAN["slug"]).exists():
+                    self.say(f"Tournament {BELGIAN['name']!r} exists; left as is.")
+                else:
+                    loaded.append(self.load_belgian(teams, users))
+                if Tournament.objects.filter(slug=MEXICAN["slug"]).exists():
+                    self.say(f"Tournament {MEXICAN['name']!r} exists; left as is.")
+                else:
+                    loaded.append(self.load_mexican(teams, users))
+        finally:
+            for tournament_id in self.deferred:
+                cache.delete(pending_key(tournament_id))
+        for tournament in loaded:
+            standings_recompute_schedule(tournament.pk)
         elapsed = time.monotonic() - started
         if not self.changed:
             self.stdout.write(self.style.SUCCESS(
@@ -197,8 +207,9 @@ class Command(BaseCommand):
         with transaction.atomic():
             game_ids = list(Game.objects.filter(match__round__tournament__slug__in=DEMO_SLUGS)
                             .values_list("pk", flat=True))
-            Hand.history.filter(game_id__in=game_ids).delete()
             deleted, _ = Tournament.objects.filter(slug__in=DEMO_SLUGS).delete()
+            # After the delete: the cascade itself records a "deleted" history row for every hand.
+            Hand.history.filter(game_id__in=game_ids).delete()
             try:
                 for club_name, _city, team_rows in CLUBS:
                     names = [row[0] for row in team_rows]
@@ -263,9 +274,13 @@ class Command(BaseCommand):
 
     def create_tournament(self, spec: dict, club_name: str, seeds: list[str], teams: dict, users: dict):
         tournament = Tournament.objects.create(
-            **spec, club=Club.objects.get(name=club_name), public=True, status=Tournament.Status.RUNNING,
-            starts_on=timezone.localdate(),
+            **spec, club=Club.objects.get(name=club_name), public=True, starts_on=timezone.localdate(),
         )
+        # Every hand asks for a standings recompute; the standings service coalesces those requests with a
+        # per-tournament "pending" flag. Holding the flag for the whole load makes it one recompute at the end
+        # instead of one per hand.
+        cache.add(pending_key(tournament.pk), 1, timeout=300)
+        self.deferred.append(tournament.pk)
         tournament.organizers.add(users["organizer"])
         tournament.scorekeepers.add(users["scorekeeper"])
         Entry.objects.bulk_create(
@@ -273,21 +288,15 @@ class Command(BaseCommand):
         self.changed = True
         return tournament
 
-    def pair_first_round(self, tournament: Tournament, pairs: list[tuple[str, str]], teams: dict,
-                         explanation: str) -> list[Match]:
-        round_ = Round.objects.create(tournament=tournament, number=1)
-        matches = []
-        for table, (ns, ew) in enumerate(pairs, 1):
-            matches.append(Match.objects.create(round=round_, table=table, ns=teams[ns], ew=teams[ew],
-                                                explanation=explanation))
-        return matches
+    def pair_first_round(self, tournament: Tournament, users: dict) -> list[Match]:
+        """Pair round 1 through the pairing service, as the organizer would."""
+        round_ = round_pair(tournament=tournament, user=users["organizer"])
+        tournament.refresh_from_db()
+        return list(round_.matches.select_related("ns", "ew").order_by("table"))
 
     def load_belgian(self, teams: dict, users: dict) -> Tournament:
         tournament = self.create_tournament(BELGIAN, "De Zwarte Kat", BELGIAN_SEEDS, teams, users)
-        half = len(BELGIAN_SEEDS) // 2
-        pairs = list(zip(BELGIAN_SEEDS[:half], BELGIAN_SEEDS[half:], strict=True))
-        matches = self.pair_first_round(tournament, pairs, teams,
-                                        "round 1: top half against bottom half by seed")
+        matches = self.pair_first_round(tournament, users)  # Swiss round 1: top half against bottom half
         rng = random.Random(f"{SEED}-{tournament.slug}")
         table = Table(tournament.variant, rng, tournament.options)
         for match in matches:
@@ -297,14 +306,11 @@ class Command(BaseCommand):
 
     def load_mexican(self, teams: dict, users: dict) -> Tournament:
         tournament = self.create_tournament(MEXICAN, "Club Social La Malilla", MEXICAN_SEEDS, teams, users)
-        s = MEXICAN_SEEDS
-        # Round 1 of the Berger table for four teams: 1-4 at table 1, 2-3 at table 2.
-        matches = self.pair_first_round(tournament, [(s[0], s[3]), (s[1], s[2])], teams,
-                                        "round robin, Berger table round 1")
+        finished, in_progress = self.pair_first_round(tournament, users)  # the Berger table's round 1
         rng = random.Random(f"{SEED}-{tournament.slug}")
         table = Table(tournament.variant, rng, tournament.options)
-        self.play_match(matches[0], table, users["scorekeeper"])
-        self.play_match(matches[1], table, users["scorekeeper"], max_hands=MALILLA_HANDS_IN_PROGRESS)
+        self.play_match(finished, table, users["scorekeeper"])
+        self.play_match(in_progress, table, users["scorekeeper"], max_hands=MALILLA_HANDS_IN_PROGRESS)
         return tournament
 
     def play_match(self, match: Match, table: Table, user, *, tie_at: int | None = None,
