@@ -1,0 +1,132 @@
+"""The tasks on a real Celery worker against Redis (REDIS_URL) and PostgreSQL, started by the test.
+
+The worker runs in threads of this process, consuming a queue of its own (so a developer's worker
+on the same Redis never takes these tasks); the tests use real transactions so that the worker's
+own database connections see the rows.
+"""
+
+import os
+import threading
+import time
+import uuid
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.core.cache import cache
+from django.db import connection, connections
+
+from config.celery import app
+from tests.tournaments.test_rounds_service import finish, make_tournament
+from tournaments.models import Round, Standing, StandingsSnapshot, TaskRecord
+from tournaments.selectors_standings import task_status
+from tournaments.services import standings as standings_service
+from tournaments.services.rounds import round_pair, round_pair_request
+from tournaments.tasks import round_pair_task, standings_recompute_task
+
+pytestmark = [
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL: a real worker uses Redis as broker"),
+]
+
+QUEUE = f"test-{uuid.uuid4().hex[:12]}"
+RUNS: list[tuple[str, str]] = []
+_runs_lock = threading.Lock()
+
+
+def _count_and_close(sender=None, task_id=None, **kwargs):
+    with _runs_lock:
+        RUNS.append((sender.name, task_id))
+    connections.close_all()  # the worker thread's own connections: none left open at teardown
+
+
+@pytest.fixture
+def worker(settings):
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker's threads need a database they can share: set DATABASE_URL to PostgreSQL")
+    queue = QUEUE
+    previous = app.conf.task_always_eager, app.conf.task_routes
+    app.conf.task_always_eager = False
+    app.conf.task_routes = {"tournaments.*": {"queue": queue}}
+    _reroute()
+    RUNS.clear()
+    task_postrun.connect(_count_and_close, weak=False)
+    cache.clear()
+    try:
+        with start_worker(app, pool="threads", concurrency=4, perform_ping_check=False, queues=[queue],
+                          shutdown_timeout=20):
+            yield
+    finally:
+        task_postrun.disconnect(_count_and_close)
+        app.conf.task_always_eager, app.conf.task_routes = previous
+        _reroute()
+        cache.clear()
+
+
+def _reroute():
+    """Make the producer read task_routes again (Celery caches the router)."""
+    app.amqp.__dict__.pop("router", None)
+    app.amqp.flush_routes()
+
+
+def wait_for(predicate, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_two_pair_requests_at_once_make_one_round(worker):
+    tournament, _ = make_tournament(41)
+    first = round_pair_request(tournament=tournament)
+    second = round_pair_request(tournament=tournament)  # before the first ran: both ask for round 1
+    assert first.params["number"] == second.params["number"] == 1
+    assert wait_for(lambda: TaskRecord.objects.filter(
+        pk__in=[first.pk, second.pk], status__in=["succeeded", "failed"]).count() == 2)
+    statuses = [task_status(first.pk), task_status(second.pk)]
+    assert [s["status"] for s in statuses] == ["succeeded", "succeeded"]
+    assert statuses[0]["result"]["round_id"] == statuses[1]["result"]["round_id"]
+    assert Round.objects.filter(tournament=tournament).count() == 1
+    assert {name for name, _ in RUNS} == {"tournaments.round_pair_task"}
+    # Celery's own record agrees (what a client polling the result backend would see).
+    assert round_pair_task.AsyncResult(str(first.pk)).get(timeout=10)["round"] == 1
+
+
+def test_pairing_refusal_is_reported_as_failed(worker):
+    tournament, _ = make_tournament(6)
+    round_pair(tournament=tournament)
+    record = round_pair_request(tournament=tournament)  # round 1 is unfinished
+    assert wait_for(lambda: TaskRecord.objects.get(pk=record.pk).status == "failed")
+    status = task_status(record.pk)
+    assert status["error"]["code"] == "round_unfinished"
+
+
+def test_a_burst_of_results_recomputes_once(worker, monkeypatch):
+    monkeypatch.setattr(standings_service, "COALESCE_SECONDS", 1)
+    tournament, _ = make_tournament(20)
+    rnd = round_pair(tournament=tournament)
+    for match in rnd.matches.order_by("table"):
+        finish(match)  # each commits and calls match_result_changed
+    assert wait_for(lambda: StandingsSnapshot.objects.filter(tournament=tournament).exists())
+    time.sleep(1.5)  # a second run, if one had been queued, would have started by now
+    runs = [task_id for name, task_id in RUNS if name == "tournaments.standings_recompute_task"]
+    assert len(runs) == 1
+    assert Standing.objects.filter(tournament=tournament).count() == 20
+    assert Standing.objects.filter(tournament=tournament, match_points=tournament.points_win).count() == 10
+
+
+def test_concurrent_recomputes_are_safe(worker):
+    tournament, _ = make_tournament(30)
+    rnd = round_pair(tournament=tournament)
+    for match in rnd.matches.all():
+        finish(match)
+    results = [standings_recompute_task.apply_async((tournament.pk,)) for _ in range(4)]
+    for result in results:
+        assert result.get(timeout=30)["tournament"] == tournament.pk
+    rows = Standing.objects.filter(tournament=tournament)
+    assert rows.count() == 30 and len({r.position for r in rows}) == 30
+    assert len({r.computed_at for r in rows}) == 1
+    assert rows.first().computed_at == StandingsSnapshot.objects.get(tournament=tournament).computed_at
