@@ -81,7 +81,7 @@ class Table:
         cards = list(self.variant.cards)
         self.rng.shuffle(cards)
         per = len(cards) // 4
-        # Dealt from the dealer's left round the table; seat order does not matter for a shuffled deck.
+        # A shuffled deck in four packets: which seat gets which packet does not matter.
         return {seat: cards[i * per:(i + 1) * per] for i, seat in enumerate(("N", "E", "S", "W"))}
 
     def play_out(self, dealer: str, hands: dict, **trump) -> tuple["scoring.PlayResult", list[str]]:
@@ -94,7 +94,8 @@ class Table:
             if result.complete:
                 return result, cards
             legal = result.next["legal_cards"]
-            # Half the time the strongest legal card (deck order is strongest first), else any legal card.
+            # Half the time the first legal card (the highest of its suit: deck order is strongest first),
+            # else any legal card: plays that look like people's, and every one of them legal.
             cards.append(legal[0] if self.rng.random() < 0.5 else self.rng.choice(legal))
 
     def belgian_hand(self, dealer: str) -> dict:
