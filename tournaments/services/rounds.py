@@ -20,7 +20,12 @@ from tournaments.pairing import knockout, round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.types import Pairing, TeamState
 from tournaments.services.errors import Conflict, ServiceError
-from tournaments.services.standings import load_results, points_settings, tournament_metrics
+from tournaments.services.standings import (
+    load_results,
+    points_settings,
+    standings_recompute_schedule,
+    tournament_metrics,
+)
 from tournaments.ranking import compute_standings
 
 
@@ -74,6 +79,8 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
         rnd = _save_round(tournament, next_number, pairings)
         if tournament.status == Tournament.Status.DRAFT:
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+        # A new round's byes (and absences) count in the standings at once.
+        transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
     return rnd
 
 
