@@ -25,8 +25,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
 
-COMPUTED_HAND_FIELDS = ("multiplier", "all_tricks", "score_ns", "score_ew", "bonus", "total_ns", "total_ew",
-                        "game_winner", "labels")
+COMPUTED_HAND_FIELDS = ("multiplier", "score_line", "bonus_line", "totals_line", "labels_line")
 
 
 def _refusal_message(exc: Exception) -> str:
@@ -223,6 +222,50 @@ class HandInline(admin.TabularInline):
         url = reverse("admin:tournaments_hand_history", args=[obj.pk])
         return format_html('<a href="{}">history</a>', url)
 
+    @admin.display(description="score ns–ew")
+    def score_line(self, obj):
+        return f"{obj.score_ns}–{obj.score_ew}" if obj.pk else "—"
+
+    @admin.display(description="turn-up bonus")
+    def bonus_line(self, obj):
+        bonus = obj.bonus
+        if not bonus:
+            return "—"
+        state = "held back, " if bonus.get("held_back") else ""
+        state += "added" if bonus.get("applied") else "lost"
+        return f"{bonus['side']} +{bonus['points']} ({state})"
+
+    @admin.display(description="totals ns–ew")
+    def totals_line(self, obj):
+        if not obj.pk:
+            return "—"
+        won = f" (game to {obj.game_winner})" if obj.game_winner else ""
+        return f"{obj.total_ns}–{obj.total_ew}{won}"
+
+    @admin.display(description="notes")
+    def labels_line(self, obj):
+        labels = list(obj.labels or [])
+        if obj.all_tricks and "all_tricks" not in labels:
+            labels.insert(0, "all tricks")
+        return ", ".join(labels) or "—"
+
+    def get_fields(self, request, obj=None):
+        """Show only the calls the game's variant knows (no turned card in Belgium, no doublings in Spain)."""
+        fields = list(super().get_fields(request, obj))
+        if obj is None:
+            return fields
+        variant = scoring.get_variant(obj.match.round.tournament.variant)
+        hidden = set()
+        if variant.trump_mode != "turned":
+            hidden.add("turned_card")
+        if not variant.doublings:
+            hidden.add("doublings")
+        if variant.blind_multiplier <= 1:
+            hidden.add("blind")
+        if not variant.penalties:
+            hidden |= {"penalty_type", "penalty_side"}
+        return [f for f in fields if f not in hidden]
+
     def has_add_permission(self, request, obj=None):
         return obj is not None and obj.status == Game.Status.PLAYING and super().has_add_permission(request, obj)
 
@@ -235,10 +278,29 @@ class GameAdmin(admin.ModelAdmin):
     list_select_related = ("match__round__tournament", "match__ns", "match__ew")
     readonly_fields = ("match", "number", "first_dealer", "favourite", "albur", "status", "total_ns", "total_ew",
                        "winner", "next_dealer", "next_multiplier", "tie_pending")
+    fieldsets = (
+        (None, {"fields": (("match", "number", "status"), ("total_ns", "total_ew", "winner"),
+                           ("first_dealer", "next_dealer", "next_multiplier", "tie_pending"),
+                           ("favourite", "albur"))}),
+    )
     inlines = [HandInline]
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None:
+            return fieldsets
+        variant = scoring.get_variant(obj.match.round.tournament.variant)
+        if variant.favourite or variant.albur_points:
+            return fieldsets
+        (name, options), = fieldsets
+        rows = tuple(row for row in options["fields"] if row != ("favourite", "albur"))
+        return ((name, {**options, "fields": rows}),)
 
     def has_add_permission(self, request):
         return False  # started by the match's "start the next game" action, through the service
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # its hands are deleted one by one from the last, which keeps the match's result right
 
     def save_formset(self, request, form, formset, change):
         """Save the inline hands through the services, in order: deletions, corrections, then new hands."""

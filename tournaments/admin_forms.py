@@ -49,6 +49,8 @@ def violation_form_field(field: str | None) -> str | None:
 
 class HandInlineForm(forms.ModelForm):
     penalty_type = forms.ChoiceField(choices=PENALTY_CHOICES, required=False)
+    penalty_side = forms.ChoiceField(choices=[("", "—"), ("ns", "ns"), ("ew", "ew")], required=False,
+                                     help_text="The offending side.")
 
     class Meta:
         model = Hand
@@ -63,6 +65,12 @@ class HandInlineForm(forms.ModelForm):
 
 class HandInlineFormSet(forms.BaseInlineFormSet):
     """Fold the whole game as typed through the rules engine and put its errors on the right fields."""
+
+    def get_form_kwargs(self, index):
+        kwargs = super().get_form_kwargs(index)
+        if index is not None and index >= self.initial_form_count() and self.instance.next_dealer:
+            kwargs["initial"] = {"dealer": self.instance.next_dealer}  # the blank row: who deals next
+        return kwargs
 
     def clean(self):
         super().clean()
