@@ -10,6 +10,22 @@ from .variants import VARIANT_CHOICES, get_variant_or_raise
 User = get_user_model()
 
 
+class FlatListField(serializers.ListField):
+    """A list whose items' errors are reported on the list itself (``players``, not ``players.0``).
+
+    The OpenAPI error schema names every field an error can concern; an item index is not one of them.
+    """
+
+    def run_child_validation(self, data):
+        result = []
+        for item in data:
+            try:
+                result.append(self.child.run_validation(item))
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError(exc.detail) from None
+        return result
+
+
 class UserSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
@@ -36,7 +52,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    players = serializers.ListField(
+    players = FlatListField(
         child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()),
         min_length=2, max_length=2,
         help_text="The two players' ids.",
@@ -68,7 +84,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         required=False, default=dict,
         help_text="House options of the variant (see GET /api/v1/variants/{slug}/); checked by the rules engine.",
     )
-    tiebreaks = serializers.ListField(
+    tiebreaks = FlatListField(
         child=serializers.CharField(max_length=40), required=False, max_length=20,
         help_text="Ordered standings metric names; empty means the default order.",
     )

@@ -1,6 +1,7 @@
 """Tokens and the signed-in user."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_standardized_errors.openapi_validation_errors import extend_validation_errors
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import IsAuthenticated
@@ -11,6 +12,7 @@ from ..serializers.registry import UserSerializer
 from ..throttling import TokenThrottle
 
 
+@extend_validation_errors(["authorization"], field_name="non_field_errors", methods=["post"])
 class TokenView(ObtainAuthToken):
     """Exchange a username and password for the user's API token."""
 

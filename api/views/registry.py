@@ -1,6 +1,7 @@
 """Clubs, players and teams: the registry a club keeps."""
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_standardized_errors.openapi_validation_errors import extend_validation_errors
 from rest_framework import exceptions, viewsets
 
 from tournaments.models import Club, Player, Team
@@ -80,6 +81,8 @@ class PlayerViewSet(_ClubMemberViewSet):
     partial_update=extend_schema(summary="Update a team"),
     destroy=extend_schema(summary="Delete a team that never entered a tournament"),
 )
+@extend_validation_errors(["does_not_exist", "incorrect_type", "players_distinct"], field_name="players",
+                          methods=["post", "put", "patch"])
 class TeamViewSet(_ClubMemberViewSet):
     queryset = Team.objects.all()
     serializer_class = TeamSerializer

@@ -1,0 +1,137 @@
+"""The OpenAPI schema: generated without warnings, served, and honoured (a schemathesis fuzz run)."""
+
+import time
+import uuid
+
+import pytest
+import schemathesis
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from django.core.management import call_command
+from drf_spectacular.drainage import GENERATOR_STATS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import response_schema_conformance
+
+from config.wsgi import application
+from tests.api.deals import summary
+from tests.factories import EntryFactory, PlayerFactory, UserFactory
+from tournaments.models import TaskRecord
+from tournaments.services.hands import hand_enter
+
+pytestmark = pytest.mark.django_db
+
+MAX_EXAMPLES = 20  # valid requests per operation
+MAX_NEGATIVE_EXAMPLES = 8  # requests that break the schema, per operation
+FIXED_PATHS = [
+    "/api/v1/variants/", "/api/v1/variants/{slug}/", "/api/v1/variants/{slug}/score/",
+    "/api/v1/variants/{slug}/check-play/", "/api/v1/matches/{id}/hands/", "/api/v1/matches/{id}/",
+    "/api/v1/hands/{id}/", "/api/v1/clubs/", "/api/v1/players/", "/api/v1/teams/", "/api/v1/tournaments/",
+    "/api/v1/tournaments/{tournament_id}/rounds/", "/api/v1/tournaments/{tournament_id}/rounds/{number}/",
+    "/api/v1/tournaments/{tournament_id}/entries/", "/api/v1/tournaments/{tournament_id}/standings/",
+    "/api/v1/tasks/{task_id}/", "/api/v1/auth/token/",
+]
+
+
+def test_the_schema_generates_without_warnings_or_errors(tmp_path):
+    GENERATOR_STATS.reset()
+    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"), "--validate", "--fail-on-warn")
+    assert GENERATOR_STATS._warn_cache == {} and GENERATOR_STATS._error_cache == {}
+
+
+def test_the_schema_describes_every_endpoint_and_the_error_shape(anon):
+    schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    for path in FIXED_PATHS:
+        assert path in schema["paths"], path
+    hands = schema["paths"]["/api/v1/matches/{id}/hands/"]["post"]
+    assert {"201", "400", "401", "403", "404", "409", "429"} <= set(hands["responses"])
+    assert any(p["name"] == "Idempotency-Key" for p in hands["parameters"])
+    board = schema["paths"]["/api/v1/matches/{id}/"]["get"]["responses"]
+    assert {"200", "304", "404"} <= set(board)
+    assert "202" in schema["paths"]["/api/v1/tournaments/{tournament_id}/rounds/"]["post"]["responses"]
+    rule_error = schema["components"]["schemas"]["RuleValidationErrorResponse"]
+    assert set(rule_error["properties"]) == {"type", "errors"}
+    assert anon.get("/api/docs/").status_code == 200
+
+
+@pytest.fixture
+def keep_connection():
+    """Keep the test's database connection across WSGI requests, as Django's test client does."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def fuzz_world(match, staff, club, teams, keep_connection):
+    """A small tournament with real objects for the fuzzer's path parameters to hit."""
+    hand_enter(match=match, data=summary("N"))
+    hand, _ = hand_enter(match=match, data=summary("E"))
+    tournament = match.round.tournament
+    entry = EntryFactory(tournament=tournament, team=teams[0])
+    task = TaskRecord.objects.create(id=uuid.uuid4(), kind="round_pair", tournament=tournament, status="succeeded",
+                                     result={"ok": True, "round": 1})
+    ids = {"clubs": club.pk, "players": PlayerFactory(club=club).pk, "teams": teams[1].pk,
+           "tournaments": tournament.pk, "entries": entry.pk, "matches": match.pk, "hands": hand.pk,
+           "rounds": 1, "tasks": str(task.id)}
+    token, _ = Token.objects.get_or_create(user=staff)
+    UserFactory(username="fuzz-other")
+    return ids, {"Authorization": f"Token {token.key}"}
+
+
+def _real_path_parameters(path: str, params: dict, ids: dict) -> dict:
+    """Point the path parameters at stored objects, from the last collection named before each."""
+    parts = path.strip("/").split("/")
+    real = dict(params)
+    for i, part in enumerate(parts):
+        if part.startswith("{") and i > 0:
+            name = part[1:-1]
+            collection = parts[i - 1]
+            if name in real and collection in ids:
+                real[name] = ids[collection]
+    return real
+
+
+def _fuzz(operation, ids, headers, mode=GenerationMode.POSITIVE, examples=MAX_EXAMPLES):
+    """Return a hypothesis test of one operation: staff or anonymous, random or real path parameters."""
+
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=operation.as_strategy(generation_mode=mode), real=st.booleans(), anonymous=st.booleans())
+    def run(case, real, anonymous):
+        if real and case.path_parameters:
+            case.path_parameters = _real_path_parameters(operation.path, case.path_parameters, ids)
+        case.call_and_validate(headers=None if anonymous else headers,
+                               checks=[not_a_server_error, response_schema_conformance])
+
+    return run
+
+
+def test_fuzz_the_api_against_its_schema(fuzz_world):
+    ids, headers = fuzz_world
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+    failures: list[str] = []
+    started = time.monotonic()
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 30
+    for operation in operations:
+        for mode, examples in ((GenerationMode.POSITIVE, MAX_EXAMPLES),
+                               (GenerationMode.NEGATIVE, MAX_NEGATIVE_EXAMPLES)):
+            try:
+                _fuzz(operation, ids, headers, mode, examples)()
+            except Unsatisfiable:  # nothing to break: an operation without parameters or body
+                assert mode == GenerationMode.NEGATIVE
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - collect every failure (groups too), report them all
+                failures.append(f"{mode.value} {operation.method.upper()} {operation.path}: {exc}"[:3000])
+    elapsed = time.monotonic() - started
+    assert not failures, "\n\n".join(failures)
+    assert elapsed < 60
