@@ -20,16 +20,9 @@ from drf_standardized_errors.types import Error
 from rest_framework import exceptions, status
 from rest_framework.exceptions import ErrorDetail
 
+from tournaments.services.errors import Conflict, ServiceError
+
 from .engine import RuleViolation
-
-
-def _service_errors():
-    """Return the service error classes (imported late: the services are optional at import time)."""
-    try:
-        from tournaments.services.errors import Conflict, ServiceError
-    except ImportError:  # pragma: no cover - the services module is part of the project
-        return (), ()
-    return (Conflict,), (ServiceError,)
 
 
 class RuleValidationError(exceptions.ValidationError):
@@ -48,19 +41,23 @@ class ConflictError(exceptions.APIException):
     default_code = "conflict"
 
 
+class _Violation:
+    """A violation-like record for a service error that is not a rule violation."""
+
+    def __init__(self, code, field, message):
+        self.code, self.field, self.message = code, field, message
+
+
 class ExceptionHandler(BaseExceptionHandler):
     """Convert domain exceptions to DRF ones before the library formats them."""
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
-        conflict_classes, service_classes = _service_errors()
         if isinstance(exc, RuleViolation):
             return RuleValidationError(exc.violations)
-        if conflict_classes and isinstance(exc, conflict_classes):
-            return ConflictError(ErrorDetail(exc.message, code=exc.code or "conflict"))
-        if service_classes and isinstance(exc, service_classes):
-            code = getattr(exc, "code", None) or "invalid"
-            field = getattr(exc, "field", None)
-            return RuleValidationError([_Violation(code, field, getattr(exc, "message", str(exc)))])
+        if isinstance(exc, ServiceError):
+            if isinstance(exc, Conflict) or getattr(exc, "status", 400) == 409:
+                return ConflictError(ErrorDetail(exc.message, code=exc.code or "conflict"))
+            return RuleValidationError([_Violation(exc.code or "invalid", exc.field, exc.message)])
         if isinstance(exc, (ProtectedError, RestrictedError)):
             return ConflictError(ErrorDetail(
                 "This object is still referred to by others and cannot be deleted.", code="protected"))
@@ -70,13 +67,6 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, DataError):
             return exceptions.ValidationError(ErrorDetail("A value is out of range.", code="out_of_range"))
         return super().convert_known_exceptions(exc)
-
-
-class _Violation:
-    """A violation-like record for a service error that is not a rule violation."""
-
-    def __init__(self, code, field, message):
-        self.code, self.field, self.message = code, field, message
 
 
 class ExceptionFormatter(BaseExceptionFormatter):

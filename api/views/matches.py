@@ -5,22 +5,20 @@ import json
 import re
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from tournaments.models import Game, Hand, Match
+from tournaments.models import Game, Hand
 from tournaments.selectors import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
 
 from ..filters import MatchFilter
-from ..permissions import ResultWrite, can_keep_score, visible_hands, visible_matches
+from ..permissions import ResultWrite, visible_hands, visible_matches
 from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandPatchSerializer,
     HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,

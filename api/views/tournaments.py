@@ -4,7 +4,6 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from drf_standardized_errors.openapi_validation_errors import extend_validation_errors
 from rest_framework import exceptions, mixins, viewsets
 
 from tournaments.models import Entry, Tournament

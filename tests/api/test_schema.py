@@ -37,8 +37,9 @@ FIXED_PATHS = [
 
 def test_the_schema_generates_without_warnings_or_errors(tmp_path):
     GENERATOR_STATS.reset()
+    # --fail-on-warn turns any warning or error of the generator into a failure of the command.
     call_command("spectacular", "--file", str(tmp_path / "schema.yaml"), "--validate", "--fail-on-warn")
-    assert GENERATOR_STATS._warn_cache == {} and GENERATOR_STATS._error_cache == {}
+    assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3")
 
 
 def test_the_schema_describes_every_endpoint_and_the_error_shape(anon):
