@@ -34,6 +34,25 @@ from tournaments.pairing.swiss import pair_swiss  # noqa: E402
 from tournaments.pairing.types import TeamState  # noqa: E402
 
 
+def play_game(rng, winner: str):
+    """A game won by ``winner``: its totals and its hands' fields (about 14 hands, 101 points to win)."""
+    tot = {"ns": 0, "ew": 0}
+    hands = []
+    n = 0
+    while max(tot.values()) < 101:
+        n += 1
+        side = winner if rng.random() < 0.6 else ("ew" if winner == "ns" else "ns")
+        pts = rng.randint(31, 52)
+        tot[side] += pts - 30
+        if max(tot.values()) >= 101 and tot[winner] < 101:
+            tot[side] -= pts - 30
+            continue
+        hands.append(dict(number=n, dealer="NESW"[n % 4], trump="H", tricks_ns=4, tricks_ew=4,
+                          points_ns=pts if side == "ns" else 60 - pts, points_ew=pts if side == "ew" else 60 - pts,
+                          score_ns=tot["ns"], score_ew=tot["ew"], total_ns=tot["ns"], total_ew=tot["ew"]))
+    return tot, hands
+
+
 def build(teams_n: int, rounds: int, seed: int):
     from tournaments.models import Club, Entry, Game, Hand, Match, Player, Round, RoundSlot, Team, Tournament
 
@@ -55,7 +74,7 @@ def build(teams_n: int, rounds: int, seed: int):
         result = pair_swiss([TeamState(t, score[t], k, had_bye=t in byes, opponents=frozenset(opponents[t]))
                              for k, t in enumerate(order)])
         rnd = Round.objects.create(tournament=tournament, number=number, status="finished")
-        matches, games_spec = [], []
+        matches, played = [], []
         for p in result.pairings:
             if p.ew is None:
                 matches.append(Match(round=rnd, table=p.table, ns_id=p.ns, status="finished", winner="ns"))
@@ -68,41 +87,29 @@ def build(teams_n: int, rounds: int, seed: int):
             loser = "ew" if winner == "ns" else "ns"
             seq = [winner, winner] if rng.random() < 0.6 else rng.choice([[winner, loser, winner], [loser, winner, winner]])
             score[p.ns if winner == "ns" else p.ew] += 2
-            matches.append(Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, status="finished", winner=winner,
-                                 games_won_ns=seq.count("ns"), games_won_ew=seq.count("ew")))
-            games_spec.append(seq)
+            games = [(w, play_game(rng, w)) for w in seq]
+            match = Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, status="finished", winner=winner,
+                          games_won_ns=seq.count("ns"), games_won_ew=seq.count("ew"),
+                          points_ns=sum(tot["ns"] for _, (tot, _) in games),
+                          points_ew=sum(tot["ew"] for _, (tot, _) in games))
+            matches.append(match)
+            played.append((match, games))
         Match.objects.bulk_create(matches, batch_size=2000)
         RoundSlot.objects.bulk_create(
             [RoundSlot(round=rnd, match=m, side="ns", team_id=m.ns_id) for m in matches]
             + [RoundSlot(round=rnd, match=m, side="ew", team_id=m.ew_id) for m in matches if m.ew_id], batch_size=4000)
-        games = []
-        for m, seq in zip([m for m in matches if m.ew_id], games_spec):
-            for g, w in enumerate(seq, start=1):
-                games.append(Game(match=m, number=g, first_dealer="N", status="playing"))
-                games[-1]._winner = w
-        Game.objects.bulk_create(games, batch_size=4000)
-        hands = []
-        for game in games:
-            tot = {"ns": 0, "ew": 0}
-            n = 0
-            while max(tot.values()) < 101:
-                n += 1
-                side = game._winner if rng.random() < 0.6 else ("ew" if game._winner == "ns" else "ns")
-                pts = rng.randint(31, 52)
-                tot[side] += pts - 30
-                other = "ew" if side == "ns" else "ns"
-                if max(tot.values()) >= 101 and tot[game._winner] < 101:
-                    tot[side] -= pts - 30
-                    continue
-                hands.append(Hand(game=game, number=n, dealer="NESW"[n % 4], trump="H", tricks_ns=4, tricks_ew=4,
-                                  points_ns=pts if side == "ns" else 60 - pts, points_ew=pts if side == "ew" else 60 - pts,
-                                  score_ns=tot["ns"], score_ew=tot["ew"], total_ns=tot["ns"], total_ew=tot["ew"]))
-                _ = other
-            game.total_ns, game.total_ew = tot["ns"], tot["ew"]
-            game.status, game.winner = "finished", game._winner
+        games, game_hands = [], []
+        for match, match_games in played:
+            for g, (w, (tot, hands)) in enumerate(match_games, start=1):
+                games.append(Game(match=match, number=g, first_dealer="N", total_ns=tot["ns"], total_ew=tot["ew"]))
+                game_hands.append((w, hands))
+        Game.objects.bulk_create(games, batch_size=4000)  # playing: a trigger refuses hands in a finished game
+        hands = [Hand(game=game, **h) for game, (_, spec) in zip(games, game_hands) for h in spec]
         Hand.objects.bulk_create(hands, batch_size=5000)
         hands_total += len(hands)
-        Game.objects.bulk_update(games, ["total_ns", "total_ew", "status", "winner"], batch_size=2000)
+        for game, (w, _) in zip(games, game_hands):
+            game.status, game.winner = "finished", w
+        Game.objects.bulk_update(games, ["status", "winner"], batch_size=2000)
     return tournament, hands_total, score
 
 
@@ -127,6 +134,11 @@ def main():
         print(f"built {args.teams} teams, {args.rounds} rounds, {Match.objects.count()} matches, "
               f"{Game.objects.count()} games, {hands} hands in {time.perf_counter() - started:.0f} s")
         with connection.cursor() as cursor:
+            cursor.execute("""SELECT count(*) FROM tournaments_match m LEFT JOIN (
+                                  SELECT match_id, sum(total_ns) AS ns, sum(total_ew) AS ew
+                                  FROM tournaments_game GROUP BY match_id) g ON g.match_id = m.id
+                              WHERE m.points_ns <> coalesce(g.ns, 0) OR m.points_ew <> coalesce(g.ew, 0)""")
+            assert cursor.fetchone()[0] == 0, "a match's game points differ from its games' totals"
             cursor.execute("ANALYZE")
         started = time.perf_counter()
         standings_recompute(tournament=tournament)
@@ -149,7 +161,8 @@ def main():
             g2 = Game.objects.create(match=match, number=2, first_dealer="E", status="finished", winner="ns",
                                      total_ns=101, total_ew=77)
             _ = g2
-            Match.objects.filter(pk=match.pk).update(status="finished", winner="ns", games_won_ns=2)
+            Match.objects.filter(pk=match.pk).update(status="finished", winner="ns", games_won_ns=2,
+                                                     points_ns=101 + 101, points_ew=40 + 77)
             started = time.perf_counter()
             standings_recompute(tournament=tournament)
             times.append(time.perf_counter() - started)

@@ -202,6 +202,8 @@ class Match(models.Model):
     winner = models.CharField(max_length=4, choices=Winner.choices, blank=True, default="")
     games_won_ns = models.PositiveSmallIntegerField(default=0)
     games_won_ew = models.PositiveSmallIntegerField(default=0)
+    points_ns = models.IntegerField(default=0, help_text="Game points of NS: the sum of its games' totals.")
+    points_ew = models.IntegerField(default=0, help_text="Game points of EW: the sum of its games' totals.")
     explanation = models.CharField(max_length=300, blank=True, help_text="Why the pairing chose this match.")
     updated_at = models.DateTimeField(auto_now=True)
 

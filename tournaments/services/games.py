@@ -16,13 +16,15 @@ def match_lock(match_id: int) -> Match:
 
 
 def match_refresh_result(match: Match) -> None:
-    """Recompute games won, winner and status of a locked match from its games, and save it."""
+    """Recompute games won, winner, status and game points of a locked match from its games, and save it."""
     tournament = match.round.tournament
-    games = list(match.games.order_by("number").values_list("status", "winner"))
-    winners = [winner or None for status, winner in games if status == Game.Status.FINISHED]
+    games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
+    winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
     result = scoring.fold_match(tournament.effective_best_of, winners)
     match.games_won_ns = result.games_won["ns"]
     match.games_won_ew = result.games_won["ew"]
+    match.points_ns = sum(ns for _, _, ns, _ in games)
+    match.points_ew = sum(ew for _, _, _, ew in games)
     match.winner = (result.winner or "") if result.finished else ""
     was = match.status
     if result.finished:
@@ -31,7 +33,8 @@ def match_refresh_result(match: Match) -> None:
         match.status = Match.Status.PLAYING
     else:
         match.status = Match.Status.SCHEDULED
-    match.save(update_fields=["games_won_ns", "games_won_ew", "winner", "status", "updated_at"])
+    match.save(update_fields=["games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status",
+                              "updated_at"])
     if match.status != was:
         round_refresh_status(match.round_id)
 

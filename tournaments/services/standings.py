@@ -17,7 +17,6 @@ writers. The rows are replaced whole inside that transaction, with the time they
 
 from __future__ import annotations
 
-import datetime
 import logging
 import time
 import zlib
@@ -26,10 +25,9 @@ from collections import defaultdict
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, Max
 from django.utils import timezone
 
-from tournaments.models import Entry, Game, Match, Round, Standing, StandingsSnapshot, Team, Tournament
+from tournaments.models import Entry, Match, Round, Standing, StandingsSnapshot, Team, Tournament
 from tournaments.ranking import (
     METRICS,
     MatchRecord,
@@ -97,70 +95,41 @@ def tournament_metrics(tournament: Tournament) -> list[str]:
     return [n for n in names if n in METRICS] or list(DEFAULT_METRICS)
 
 
-# Game-point sums per finished match, kept per worker process between recomputes and checked
-# against the database each time (count, latest update): only games changed since are re-read.
-_GAME_SUMS: dict[int, dict] = {}
-_RESCAN_MARGIN = datetime.timedelta(seconds=60)  # games saved by transactions that committed late
-
-
-def _game_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
-    """Sum of the game totals of each match of the tournament, re-reading only what changed."""
-    games = Game.objects.filter(match__round__tournament=tournament)
-    state = games.aggregate(n=Count("id"), latest=Max("updated_at"))
-    cached = _GAME_SUMS.get(tournament.pk)
-    if cached is None or cached["n"] > state["n"] or state["latest"] is None or cached["latest"] is None:
-        rows = games.values_list("match_id", "id", "total_ns", "total_ew")
-        per_game = {(m, g): (ns, ew) for m, g, ns, ew in rows}
-    else:
-        per_game = cached["per_game"]
-        for m, g, ns, ew in games.filter(updated_at__gte=cached["latest"] - _RESCAN_MARGIN).values_list(
-                "match_id", "id", "total_ns", "total_ew"):
-            per_game[(m, g)] = (ns, ew)
-        if len(per_game) != state["n"]:  # a game deleted and another added: start again
-            _GAME_SUMS.pop(tournament.pk, None)
-            return _game_totals(tournament)
-    _GAME_SUMS[tournament.pk] = {"n": state["n"], "latest": state["latest"], "per_game": per_game}
-    totals: dict[int, list[int]] = {}
-    for (m, _), (ns, ew) in per_game.items():
-        acc = totals.setdefault(m, [0, 0])
-        acc[0] += ns
-        acc[1] += ew
-    return {m: (a[0], a[1]) for m, a in totals.items()}
-
-
 _MATCHES_SQL = """
-SELECT m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew
+SELECT r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
 WHERE r.tournament_id = %s
 """
 
 
 def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchRecord], dict[int, int | None]]:
-    """The tournament's teams and finished results as plain values, and each team's club."""
+    """The tournament's teams and finished results as plain values, and each team's club.
+
+    Reads the entries, the round numbers and the matches only: a match carries its games won and
+    its game points (the sums ``match_refresh_result`` keeps), so no game is read.
+    """
     entries = list(Entry.objects.filter(tournament=tournament)
                    .values_list("team_id", "team__club_id", "seed", "withdrawn"))
     numbers = set(Round.objects.filter(tournament=tournament).values_list("number", flat=True))
     with connection.cursor() as cursor:
         cursor.execute(_MATCHES_SQL, [tournament.pk])
         matches = cursor.fetchall()
-    totals = _game_totals(tournament)
     pts = points_settings(tournament)
     win, draw = pts.points_win, pts.points_draw
+    outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
     present: dict[int, set[int]] = defaultdict(set)
     results: list[MatchRecord] = []
-    for match_id, rnd, ns, ew, status, winner, gw_ns, gw_ew in matches:
+    for rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew in matches:
         present[ns].add(rnd)
         if ew is None:
             results.append(MatchRecord(rnd, ns, None, "B", pts.points_bye))
             continue
         present[ew].add(rnd)
-        if status != Match.Status.FINISHED or winner not in ("ns", "ew", "draw"):
+        if status != Match.Status.FINISHED or winner not in outcomes:
             continue
-        p_ns, p_ew = totals.get(match_id, (0, 0))  # the game scores summed over its games
-        o_ns, o_ew = {"ns": ("W", "L"), "ew": ("L", "W"), "draw": ("D", "D")}[winner]
-        mp = {"W": win, "D": draw, "L": 0}
-        results.append(MatchRecord(rnd, ns, ew, o_ns, mp[o_ns], gw_ns, gw_ew, p_ns, p_ew))
-        results.append(MatchRecord(rnd, ew, ns, o_ew, mp[o_ew], gw_ew, gw_ns, p_ew, p_ns))
+        o_ns, mp_ns, o_ew, mp_ew = outcomes[winner]
+        results.append(MatchRecord(rnd, ns, ew, o_ns, mp_ns, gw_ns, gw_ew, p_ns, p_ew))
+        results.append(MatchRecord(rnd, ew, ns, o_ew, mp_ew, gw_ew, gw_ns, p_ew, p_ns))
     teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn)
              for team, club, seed, withdrawn in entries]
     clubs = {team: club for team, club, _, _ in entries}
