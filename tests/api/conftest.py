@@ -1,7 +1,5 @@
 """Fixtures of the API tests: clients for each role, a small tournament with a match."""
 
-import importlib.util
-
 import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -21,15 +19,6 @@ def _local_cache(settings):
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _standings_hook(monkeypatch):
-    """Until the standings service exists, entering a hand must not depend on it."""
-    if importlib.util.find_spec("tournaments.services.standings") is None:
-        import tournaments.services.hands as hands
-
-        monkeypatch.setattr(hands, "_result_changed", lambda match: None)
 
 
 def client_for(user=None) -> APIClient:
