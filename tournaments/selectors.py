@@ -1,21 +1,9 @@
 """Reads: querysets with their joins, and the JSON-ready answers of the scoreboard and a stored hand."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 
-from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.models import Game, Hand, Match
 from tournaments.services.hand_data import hand_input_dict
-
-
-def tournament_list(*, user=None) -> QuerySet[Tournament]:
-    """Return the tournaments a user may see: public ones, and private ones they run (staff: all)."""
-    qs = Tournament.objects.select_related("club")
-    if user is not None and getattr(user, "is_staff", False):
-        return qs
-    if user is None or not user.is_authenticated:
-        return qs.filter(public=True)
-    from django.db.models import Q
-
-    return qs.filter(Q(public=True) | Q(organizers=user) | Q(scorekeepers=user)).distinct()
 
 
 def match_for_scoreboard(*, match_id: int) -> Match:
