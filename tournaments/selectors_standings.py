@@ -30,11 +30,13 @@ def task_status(task_id) -> dict | None:
     if record is None:
         return None
     progress = None
-    if record.status == TaskRecord.Status.RUNNING:
-        try:
-            from celery.result import AsyncResult
+    from config.celery import app
 
-            result = AsyncResult(str(record.id))
+    # Progress lives in the Celery result backend (written outside the pairing's transaction);
+    # in-process (eager) tasks keep no results there.
+    if record.status == TaskRecord.Status.RUNNING and not app.conf.task_always_eager:
+        try:
+            result = app.AsyncResult(str(record.id))
             if result.state == "PROGRESS" and isinstance(result.info, dict):
                 progress = result.info
         except Exception:  # no result backend reachable: the status alone is still right
