@@ -29,13 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import NamedTuple
 
 DEFAULT_METRICS = ["match_points", "games_won", "points_diff", "buchholz", "direct_encounter"]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
-    """One team's result in one round (``opponent`` None for a bye)."""
+class MatchRecord(NamedTuple):
+    """One team's result in one round: a bye has no ``opponent`` and the outcome "B"."""
 
     round: int
     team: int
@@ -48,8 +49,7 @@ class MatchRecord:
     points_against: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class TeamInfo:
+class TeamInfo(NamedTuple):
     """A team entered in the tournament and the rounds it was absent from."""
 
     team: int
@@ -66,6 +66,36 @@ class PointsSettings:
     points_bye: int = 2
 
 
+@dataclass(slots=True)
+class Totals:
+    """A team's results summed once: the counts of its standings row, read by the simple metrics."""
+
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    byes: int = 0
+    match_points: int = 0
+    played_points: int = 0  # match points earned over the table (byes excluded)
+    games_won: int = 0
+    games_lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+
+    @classmethod
+    def of(cls, records: list[MatchRecord]) -> Totals:
+        if not records:
+            return cls()
+        _, _, opponents, outcomes, points, games_won, games_lost, points_for, points_against = zip(*records)
+        byes = opponents.count(None)
+        match_points = sum(points)
+        bye_points = sum(p for o, p in zip(opponents, points) if o is None) if byes else 0
+        return cls(played=len(records) - byes, won=outcomes.count("W"), drawn=outcomes.count("D"),
+                   lost=outcomes.count("L"), byes=byes, match_points=match_points,
+                   played_points=match_points - bye_points, games_won=sum(games_won),
+                   games_lost=sum(games_lost), points_for=sum(points_for), points_against=sum(points_against))
+
+
 @dataclass
 class Context:
     """Everything the metrics read, precomputed once per standings computation."""
@@ -73,29 +103,35 @@ class Context:
     teams: dict[int, TeamInfo]
     records: dict[int, list[MatchRecord]]
     settings: PointsSettings
+    totals: dict[int, Totals] = field(default_factory=dict)
     score: dict[int, int] = field(default_factory=dict)
     adjusted: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, teams, results, settings: PointsSettings) -> Context:
-        """Index results by team and compute each team's score and adjusted score."""
+        """Index results by team (in round order), sum them, and compute each score and adjusted score."""
         info = {t.team: t for t in teams}
         records: dict[int, list[MatchRecord]] = {t: [] for t in info}
         for r in results:
-            if r.team in records:
-                records[r.team].append(r)
+            recs = records.get(r.team)
+            if recs is not None:
+                recs.append(r)
+        by_round = attrgetter("round")
         for recs in records.values():
-            recs.sort(key=lambda r: r.round)
-        ctx = cls(info, records, settings)
-        for t, recs in records.items():
-            ctx.score[t] = sum(r.points for r in recs)
-            played = sum(r.points for r in recs if r.opponent is not None)
-            unplayed = sum(1 for r in recs if r.opponent is None) + len(info[t].absent_rounds)
-            ctx.adjusted[t] = played + unplayed * settings.points_draw
+            recs.sort(key=by_round)
+        ctx = cls(info, records, settings, {t: Totals.of(recs) for t, recs in records.items()})
+        for t, sums in ctx.totals.items():
+            ctx.score[t] = sums.match_points
+            unplayed = sums.byes + len(info[t].absent_rounds)
+            ctx.adjusted[t] = sums.played_points + unplayed * settings.points_draw
         return ctx
 
     def played(self, team: int) -> list[MatchRecord]:
         return [r for r in self.records[team] if r.opponent is not None]
+
+    def unplayed(self, team: int) -> int:
+        """Rounds without an opponent: byes and absences."""
+        return self.totals[team].byes + len(self.teams[team].absent_rounds)
 
     def opponent_values(self, team: int) -> list[tuple[int, bool]]:
         """Buchholz contributions of every round: (value, is a voluntary unplayed round)."""
@@ -154,25 +190,25 @@ def match_points(team: int, ctx: Context) -> int:
 @metric("matches_won")
 def matches_won(team: int, ctx: Context) -> int:
     """Matches won over the table (byes not counted)."""
-    return sum(1 for r in ctx.played(team) if r.outcome == "W")
+    return ctx.totals[team].won
 
 
 @metric("wins")
 def wins(team: int, ctx: Context) -> int:
     """Rounds won, byes included."""
-    return sum(1 for r in ctx.records[team] if r.outcome in ("W", "B"))
+    return ctx.totals[team].won + ctx.totals[team].byes
 
 
 @metric("games_won")
 def games_won(team: int, ctx: Context) -> int:
     """Games (boams, sets) won."""
-    return sum(r.games_won for r in ctx.records[team])
+    return ctx.totals[team].games_won
 
 
 @metric("games_lost", lower_is_better=True)
 def games_lost(team: int, ctx: Context) -> int:
     """Games (boams, sets) lost."""
-    return sum(r.games_lost for r in ctx.records[team])
+    return ctx.totals[team].games_lost
 
 
 @metric("games_diff")
@@ -184,13 +220,13 @@ def games_diff(team: int, ctx: Context) -> int:
 @metric("points_for")
 def points_for(team: int, ctx: Context) -> int:
     """Game points scored, summed over the team's games."""
-    return sum(r.points_for for r in ctx.records[team])
+    return ctx.totals[team].points_for
 
 
 @metric("points_against", lower_is_better=True)
 def points_against(team: int, ctx: Context) -> int:
     """Game points conceded."""
-    return sum(r.points_against for r in ctx.records[team])
+    return ctx.totals[team].points_against
 
 
 @metric("points_diff")
@@ -202,7 +238,8 @@ def points_diff(team: int, ctx: Context) -> int:
 @metric("buchholz")
 def buchholz(team: int, ctx: Context) -> int:
     """Sum of the opponents' adjusted scores (own unplayed rounds: a dummy with the team's score)."""
-    return sum(v for v, _ in ctx.opponent_values(team))
+    opponents = sum(ctx.adjusted[r.opponent] for r in ctx.records[team] if r.opponent is not None)
+    return opponents + ctx.unplayed(team) * ctx.score[team]
 
 
 @metric("buchholz_cut1")

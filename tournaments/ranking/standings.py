@@ -105,21 +105,11 @@ def compute_standings(
 
 
 def _row(team: int, ctx: Context, rank: int, position: int, tiebreaks: dict[str, int]) -> StandingRow:
-    row = StandingRow(team=team, rank=rank, position=position, tiebreaks=tiebreaks)
-    for r in ctx.records[team]:
-        if r.opponent is None:
-            row.byes += 1
-        else:
-            row.played += 1
-            row.won += r.outcome == "W"
-            row.drawn += r.outcome == "D"
-            row.lost += r.outcome == "L"
-        row.match_points += r.points
-        row.games_won += r.games_won
-        row.games_lost += r.games_lost
-        row.points_for += r.points_for
-        row.points_against += r.points_against
-    return row
+    t = ctx.totals[team]
+    return StandingRow(team=team, rank=rank, position=position, played=t.played, won=t.won, drawn=t.drawn,
+                       lost=t.lost, byes=t.byes, match_points=t.match_points, games_won=t.games_won,
+                       games_lost=t.games_lost, points_for=t.points_for, points_against=t.points_against,
+                       tiebreaks=tiebreaks)
 
 
 def match_point_percentage(row: StandingRow, settings: PointsSettings) -> Fraction | None:

@@ -28,7 +28,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tournaments.models import Entry, Match, Round, Standing, StandingsSnapshot, Team, Tournament
+from tournaments.models import Match, Round, Standing, StandingsSnapshot, Team, Tournament
 from tournaments.ranking import (
     METRICS,
     MatchRecord,
@@ -96,6 +96,13 @@ def tournament_metrics(tournament: Tournament) -> list[str]:
     return [n for n in names if n in METRICS] or list(DEFAULT_METRICS)
 
 
+_ENTRIES_SQL = """
+SELECT e.team_id, t.club_id, e.seed, e.withdrawn
+FROM tournaments_entry e JOIN tournaments_team t ON t.id = e.team_id
+WHERE e.tournament_id = %s
+ORDER BY e.seed, e.id
+"""
+
 _MATCHES_SQL = """
 SELECT r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
@@ -109,24 +116,24 @@ def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchReco
     Reads the entries, the round numbers and the matches only: a match carries its games won and
     its game points (the sums ``match_refresh_result`` keeps), so no game is read.
     """
-    entries = list(Entry.objects.filter(tournament=tournament)
-                   .values_list("team_id", "team__club_id", "seed", "withdrawn"))
-    numbers = set(Round.objects.filter(tournament=tournament).values_list("number", flat=True))
     with connection.cursor() as cursor:
+        cursor.execute(_ENTRIES_SQL, [tournament.pk])
+        entries = cursor.fetchall()
         cursor.execute(_MATCHES_SQL, [tournament.pk])
         matches = cursor.fetchall()
+    numbers = set(Round.objects.filter(tournament=tournament).values_list("number", flat=True))
     pts = points_settings(tournament)
-    win, draw = pts.points_win, pts.points_draw
+    win, draw, bye, finished = pts.points_win, pts.points_draw, pts.points_bye, Match.Status.FINISHED.value
     outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
     present: dict[int, set[int]] = defaultdict(set)
     results: list[MatchRecord] = []
     for rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew in matches:
         present[ns].add(rnd)
         if ew is None:
-            results.append(MatchRecord(rnd, ns, None, "B", pts.points_bye))
+            results.append(MatchRecord(rnd, ns, None, "B", bye))
             continue
         present[ew].add(rnd)
-        if status != Match.Status.FINISHED or winner not in outcomes:
+        if status != finished or winner not in outcomes:
             continue
         o_ns, mp_ns, o_ew, mp_ew = outcomes[winner]
         results.append(MatchRecord(rnd, ns, ew, o_ns, mp_ns, gw_ns, gw_ew, p_ns, p_ew))
@@ -147,7 +154,7 @@ def standings_compute(tournament: Tournament):
 
 
 _FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
-           "points_for", "points_against", "tiebreaks"]
+           "points_for", "points_against", "tiebreaks"]  # tiebreaks, the JSON field, last
 
 
 def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
@@ -175,52 +182,72 @@ def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
     The standings' time is the snapshot's ``computed_at`` (same transaction); a row's own
     ``computed_at`` is when its values were last (re)computed to something new.
     """
-    existing = {r[0]: r for r in Standing.objects.filter(tournament=tournament)
-                .values_list("team_id", "id", *_FIELDS)}
+    saved = _saved_rows(tournament)
     wanted = {r.team for r in rows}
-    stale = [r[1] for team, r in existing.items() if team not in wanted]
+    stale = [pk for team, (pk, _) in saved.items() if team not in wanted]
     if stale:
         Standing.objects.filter(pk__in=stale).delete()
     changed, new = [], []
     for r in rows:
         values = tuple(getattr(r, f) for f in _FIELDS)
-        saved = existing.get(r.team)
-        if saved is None:
-            new.append(Standing(tournament=tournament, team_id=r.team, computed_at=computed_at,
-                                **dict(zip(_FIELDS, values))))
-        elif values != saved[2:]:
-            changed.append((saved[1], *values))
-    if changed:
-        _update_rows(tournament, changed, computed_at)
-    if new:
-        Standing.objects.bulk_create(new, batch_size=1000)
-
-
-def _update_rows(tournament: Tournament, changed: list[tuple], computed_at) -> None:
-    """Write ``(id, *values of _FIELDS)`` rows: on PostgreSQL one UPDATE from arrays, elsewhere ``bulk_update``.
-
-    (Django's ``bulk_update`` builds a CASE per field and row: after one result, when a few
-    hundred rows move, compiling it costs several times more than the whole computation.)
-    """
-    if connection.vendor != "postgresql":
-        Standing.objects.bulk_update(
-            [Standing(pk=pk, tournament=tournament, team_id=0, computed_at=computed_at, **dict(zip(_FIELDS, values)))
-             for pk, *values in changed],
-            [*_FIELDS, "computed_at"], batch_size=500)
+        pk, old = saved.get(r.team, (None, None))
+        if pk is None:
+            new.append(r)
+        elif values != old:
+            changed.append((pk, r))
+    if connection.vendor == "postgresql":
+        _write_rows_postgresql(tournament, changed, new, computed_at)
         return
+    Standing.objects.bulk_update([Standing(pk=pk, computed_at=computed_at, **{f: getattr(r, f) for f in _FIELDS})
+                                  for pk, r in changed], [*_FIELDS, "computed_at"], batch_size=500)
+    Standing.objects.bulk_create([Standing(tournament=tournament, team_id=r.team, computed_at=computed_at,
+                                           **{f: getattr(r, f) for f in _FIELDS}) for r in new], batch_size=1000)
+
+
+def _saved_rows(tournament: Tournament) -> dict[int, tuple[int, tuple]]:
+    """The saved rows by team: (id, the values of ``_FIELDS``), read with one plain query."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(Standing._meta.get_field(f).column) for f in _FIELDS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT team_id, id, {columns} FROM {quote(Standing._meta.db_table)} WHERE tournament_id = %s",
+                       [tournament.pk])
+        rows = cursor.fetchall()
+    # ``tiebreaks``, the last field, is the only JSON one: the cursor gives its text.
+    return {team: (pk, (*values, json.loads(tiebreaks) if isinstance(tiebreaks, str) else tiebreaks))
+            for team, pk, *values, tiebreaks in rows}
+
+
+def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) -> None:
+    """Update the changed rows with one UPDATE and insert the new ones with one INSERT.
+
+    The rows go as one JSON array of arrays each. (Django's ``bulk_update`` builds a CASE per
+    field and row: after one result, when a few hundred rows move, compiling it cost more than the
+    whole computation.)
+    """
     fields = [Standing._meta.get_field(f) for f in _FIELDS]
     quote = connection.ops.quote_name
+    table = quote(Standing._meta.db_table)
     columns = ", ".join(quote(f.column) for f in fields)
-    arrays = ", ".join(f"%s::{f.cast_db_type(connection)}[]" for f in fields)
-    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in fields)
-    sql = (f"UPDATE {quote(Standing._meta.db_table)} AS s SET {assignments}, computed_at = %s "
-           f"FROM unnest(%s::bigint[], {arrays}) AS v(id, {columns}) WHERE s.id = v.id")
-    ids, *columns_values = (list(c) for c in zip(*changed))
-    json_columns = [i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"]
-    for i in json_columns:
-        columns_values[i] = [json.dumps(v) for v in columns_values[i]]
+    # Element 0 of each array is the row's id (changed rows) or its team (new rows), then the fields.
+    source = (f"SELECT (r ->> 0)::bigint AS key, "
+              + ", ".join(f"(r ->> {i})::{f.cast_db_type(connection)} AS {quote(f.column)}"
+                          for i, f in enumerate(fields, start=1))
+              + " FROM jsonb_array_elements(%(rows)s::jsonb) AS r")
+
+    def data(keyed) -> str:
+        return json.dumps([[key, *(getattr(r, f) for f in _FIELDS)] for key, r in keyed], separators=(",", ":"))
+
     with connection.cursor() as cursor:
-        cursor.execute(sql, [computed_at, ids, *columns_values])
+        if changed:
+            cursor.execute(
+                f"UPDATE {table} AS s SET {', '.join(f'{quote(f.column)} = v.{quote(f.column)}' for f in fields)}, "
+                f"computed_at = %(at)s FROM ({source}) AS v WHERE s.id = v.key",
+                {"rows": data(changed), "at": computed_at})
+        if new:
+            cursor.execute(
+                f"INSERT INTO {table} (tournament_id, computed_at, team_id, {columns}) "
+                f"SELECT %(tournament)s, %(at)s, v.* FROM ({source}) AS v",
+                {"rows": data((r.team, r) for r in new), "at": computed_at, "tournament": tournament.pk})
 
 
 def standings_team_names(team_ids) -> dict[int, str]:
