@@ -112,27 +112,42 @@ def _row(team: int, ctx: Context, rank: int, position: int, tiebreaks: dict[str,
                        tiebreaks=tiebreaks)
 
 
-def match_point_percentage(row: StandingRow, settings: PointsSettings) -> Fraction | None:
-    """The share of the match points a team could have earned in the rounds it has a result for."""
+def match_point_share(row: StandingRow, settings: PointsSettings) -> tuple[int, int] | None:
+    """The match points a team earned and could have earned in the rounds it has a result for."""
     rounds = row.played + row.byes
     if not rounds or not settings.points_win:
         return None
-    return Fraction(row.match_points, rounds * settings.points_win)
+    return row.match_points, rounds * settings.points_win
+
+
+def match_point_percentage(row: StandingRow, settings: PointsSettings) -> Fraction | None:
+    """The share of the match points a team could have earned in the rounds it has a result for."""
+    share = match_point_share(row, settings)
+    return Fraction(*share) if share else None
 
 
 def club_standings(
     rows: Iterable[StandingRow], clubs: dict[int, int | None], settings: PointsSettings | None = None
 ) -> list[ClubRow]:
-    """Each club's teams' average match-point percentage, best first; equal averages share a rank."""
+    """Each club's teams' average match-point percentage, best first; equal averages share a rank.
+
+    Exact: the shares of a club's teams with the same possible points are added as integers, then
+    as fractions (one a club and number of rounds rather than one a team).
+    """
     settings = settings or PointsSettings()
-    per_club: dict[int, list[Fraction]] = {}
+    per_club: dict[int, dict[int, int]] = {}  # club -> {possible points: points earned, summed}
+    counts: dict[int, int] = {}
     for row in rows:
         club = clubs.get(row.team)
-        pct = match_point_percentage(row, settings)
-        if club is None or pct is None:
+        share = match_point_share(row, settings)
+        if club is None or share is None:
             continue
-        per_club.setdefault(club, []).append(pct)
-    averages = sorted(((sum(p) / len(p), club, len(p)) for club, p in per_club.items()), key=lambda x: (-x[0], x[1]))
+        earned, possible = share
+        sums = per_club.setdefault(club, {})
+        sums[possible] = sums.get(possible, 0) + earned
+        counts[club] = counts.get(club, 0) + 1
+    averages = sorted(((sum(Fraction(e, p) for p, e in sums.items()) / counts[club], club, counts[club])
+                       for club, sums in per_club.items()), key=lambda x: (-x[0], x[1]))
     out: list[ClubRow] = []
     for i, (avg, club, n) in enumerate(averages):
         rank = out[-1].rank if out and averages[i - 1][0] == avg else i + 1

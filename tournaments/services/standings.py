@@ -22,13 +22,14 @@ import logging
 import time
 import zlib
 from collections import defaultdict
+from operator import attrgetter
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tournaments.models import Match, Round, Standing, StandingsSnapshot, Team, Tournament
+from tournaments.models import Match, Standing, StandingsSnapshot, Team, Tournament
 from tournaments.ranking import (
     METRICS,
     MatchRecord,
@@ -119,9 +120,10 @@ def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchReco
     with connection.cursor() as cursor:
         cursor.execute(_ENTRIES_SQL, [tournament.pk])
         entries = cursor.fetchall()
+        cursor.execute("SELECT number FROM tournaments_round WHERE tournament_id = %s", [tournament.pk])
+        numbers = {number for number, in cursor.fetchall()}
         cursor.execute(_MATCHES_SQL, [tournament.pk])
         matches = cursor.fetchall()
-    numbers = set(Round.objects.filter(tournament=tournament).values_list("number", flat=True))
     pts = points_settings(tournament)
     win, draw, bye, finished = pts.points_win, pts.points_draw, pts.points_bye, Match.Status.FINISHED.value
     outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
@@ -155,6 +157,7 @@ def standings_compute(tournament: Tournament):
 
 _FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
            "points_for", "points_against", "tiebreaks"]  # tiebreaks, the JSON field, last
+_values = attrgetter(*_FIELDS)  # a row's values of _FIELDS, as a tuple
 
 
 def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
@@ -189,11 +192,10 @@ def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
         Standing.objects.filter(pk__in=stale).delete()
     changed, new = [], []
     for r in rows:
-        values = tuple(getattr(r, f) for f in _FIELDS)
         pk, old = saved.get(r.team, (None, None))
         if pk is None:
             new.append(r)
-        elif values != old:
+        elif _values(r) != old:
             changed.append((pk, r))
     if connection.vendor == "postgresql":
         _write_rows_postgresql(tournament, changed, new, computed_at)
@@ -235,7 +237,7 @@ def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) ->
               + " FROM jsonb_array_elements(%(rows)s::jsonb) AS r")
 
     def data(keyed) -> str:
-        return json.dumps([[key, *(getattr(r, f) for f in _FIELDS)] for key, r in keyed], separators=(",", ":"))
+        return json.dumps([[key, *_values(r)] for key, r in keyed], separators=(",", ":"))
 
     with connection.cursor() as cursor:
         if changed:
