@@ -2,7 +2,8 @@
 
 Needs PostgreSQL (DATABASE_URL). Creates a throw-away database (the test database name, dropped
 at the end unless --keep), bulk-creates the tournament directly (Swiss pairings from the pure
-pairing, games with totals and winners, about 14 hands a game), then times:
+pairing, games with totals and winners, about 14 hands a game, each match with its game points as
+``match_refresh_result`` keeps them: checked against its games), then times:
 
 1. the first recompute (no saved rows yet),
 2. a recompute after one more match result (round 12 paired, one of its matches finished),

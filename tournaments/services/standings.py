@@ -13,6 +13,12 @@ lock after a crashed worker, unlike a cache lock with a timeout), and it does no
 tournament row, so organizers' edits and the pairing (which locks that row) are not held up. On
 SQLite (the zero-setup run) there are no advisory locks, and none are needed: SQLite serialises
 writers. The rows are replaced whole inside that transaction, with the time they were computed.
+
+Reading and writing. A recompute reads the entries, the round numbers and the matches, nothing
+else: each match carries its games won and its game points (``Match.points_ns``/``points_ew``,
+kept by ``match_refresh_result`` with every hand), so no game or hand is read and nothing is
+cached between recomputes. It then reads the saved rows and writes only those whose values
+changed (after one result: the two teams, their opponents' Buchholz, the positions that moved).
 """
 
 from __future__ import annotations
@@ -222,9 +228,10 @@ def _saved_rows(tournament: Tournament) -> dict[int, tuple[int, tuple]]:
 def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) -> None:
     """Update the changed rows with one UPDATE and insert the new ones with one INSERT.
 
-    The rows go as one JSON array of arrays each. (Django's ``bulk_update`` builds a CASE per
-    field and row: after one result, when a few hundred rows move, compiling it cost more than the
-    whole computation.)
+    The rows go as one JSON array of arrays each: one text parameter. (Django's ``bulk_update``
+    builds a CASE per field and row, and its client-side binding quotes list parameters one value
+    at a time: after one result, when a few hundred rows move, either cost more than the whole
+    computation.)
     """
     fields = [Standing._meta.get_field(f) for f in _FIELDS]
     quote = connection.ops.quote_name
