@@ -70,31 +70,9 @@ def compute_standings(
         else:
             values[m.name] = dict.fromkeys(ctx.teams, 0)
 
-    def tiebreak_key(t: int):
-        info = ctx.teams[t]
-        return (info.seed if info.seed is not None else 1 << 30, t)
-
     ordered: list[list[int]] = []  # final tied groups in order
-
-    def refine(group: list[int], level: int) -> None:
-        if len(group) == 1 or level == len(chosen):
-            ordered.append(sorted(group, key=tiebreak_key))
-            return
-        m = chosen[level]
-        if m.group:
-            tied = frozenset(group)
-            for t in group:
-                values[m.name][t] = m.fn(t, ctx, tied)
-        vals = values[m.name]
-        group = sorted(group, key=lambda t: -m.key(vals[t]))
-        start = 0
-        for i in range(1, len(group) + 1):
-            if i == len(group) or vals[group[i]] != vals[group[start]]:
-                refine(group[start:i], level + 1)
-                start = i
-
     if ctx.teams:
-        refine(list(ctx.teams), 0)
+        _refine(list(ctx.teams), 0, chosen, values, ctx, ordered)
 
     rows: list[StandingRow] = []
     for tied in ordered:
@@ -102,6 +80,34 @@ def compute_standings(
         for t in tied:
             rows.append(_row(t, ctx, rank, len(rows) + 1, {m.name: values[m.name][t] for m in chosen}))
     return rows
+
+
+def _refine(group: list[int], level: int, chosen: list[Metric], values: dict[str, dict[int, int]], ctx: Context,
+            ordered: list[list[int]]) -> None:
+    """Split a tied group by the metric of ``level`` (then the next ones); append its final groups to ``ordered``.
+
+    (A function of its own rather than a recursive closure: a closure that calls itself is a
+    reference cycle, which would keep the whole context alive until the garbage collector runs.)
+    """
+    if len(group) == 1 or level == len(chosen):
+        ordered.append(sorted(group, key=lambda t: (_seed(ctx.teams[t]), t)))
+        return
+    m = chosen[level]
+    if m.group:
+        tied = frozenset(group)
+        for t in group:
+            values[m.name][t] = m.fn(t, ctx, tied)
+    vals = values[m.name]
+    group = sorted(group, key=lambda t: -m.key(vals[t]))
+    start = 0
+    for i in range(1, len(group) + 1):
+        if i == len(group) or vals[group[i]] != vals[group[start]]:
+            _refine(group[start:i], level + 1, chosen, values, ctx, ordered)
+            start = i
+
+
+def _seed(info: TeamInfo) -> int:
+    return info.seed if info.seed is not None else 1 << 30
 
 
 def _row(team: int, ctx: Context, rank: int, position: int, tiebreaks: dict[str, int]) -> StandingRow:
