@@ -164,6 +164,7 @@ def standings_compute(tournament: Tournament):
 _FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
            "points_for", "points_against", "tiebreaks"]  # tiebreaks, the JSON field, last
 _values = attrgetter(*_FIELDS)  # a row's values of _FIELDS, as a tuple
+_numbers = attrgetter(*_FIELDS[:-1])  # the same without tiebreaks
 
 
 def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
@@ -193,16 +194,16 @@ def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
     """
     saved = _saved_rows(tournament)
     wanted = {r.team for r in rows}
-    stale = [pk for team, (pk, _) in saved.items() if team not in wanted]
+    stale = [row[1] for team, row in saved.items() if team not in wanted]
     if stale:
         Standing.objects.filter(pk__in=stale).delete()
     changed, new = [], []
     for r in rows:
-        pk, old = saved.get(r.team, (None, None))
-        if pk is None:
+        row = saved.get(r.team)
+        if row is None:
             new.append(r)
-        elif _values(r) != old:
-            changed.append((pk, r))
+        elif _numbers(r) != row[2:-1] or r.tiebreaks != _json(row[-1]):  # the JSON read only when needed
+            changed.append((row[1], r))
     if connection.vendor == "postgresql":
         _write_rows_postgresql(tournament, changed, new, computed_at)
         return
@@ -212,17 +213,21 @@ def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
                                            **{f: getattr(r, f) for f in _FIELDS}) for r in new], batch_size=1000)
 
 
-def _saved_rows(tournament: Tournament) -> dict[int, tuple[int, tuple]]:
-    """The saved rows by team: (id, the values of ``_FIELDS``), read with one plain query."""
+def _saved_rows(tournament: Tournament) -> dict[int, tuple]:
+    """The saved rows by team as (team, id, *values of ``_FIELDS``), read with one plain query.
+
+    The last value, ``tiebreaks``, is as the cursor gives it: JSON text (see ``_json``).
+    """
     quote = connection.ops.quote_name
     columns = ", ".join(quote(Standing._meta.get_field(f).column) for f in _FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT team_id, id, {columns} FROM {quote(Standing._meta.db_table)} WHERE tournament_id = %s",
                        [tournament.pk])
-        rows = cursor.fetchall()
-    # ``tiebreaks``, the last field, is the only JSON one: the cursor gives its text.
-    return {team: (pk, (*values, json.loads(tiebreaks) if isinstance(tiebreaks, str) else tiebreaks))
-            for team, pk, *values, tiebreaks in rows}
+        return {row[0]: row for row in cursor.fetchall()}
+
+
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) -> None:
