@@ -28,13 +28,16 @@ def make_tournament(n, fmt=Tournament.Format.SWISS, **kwargs):
 
 
 def finish(match, winner="ns", games=None, totals=None):
-    """Finish a match directly through the models (hand entry is the lead's): games with totals, then the match."""
+    """Finish a match directly through the models: games with totals, then the match with its game points."""
     games = games or {"ns": (2, 0), "ew": (0, 2), "draw": (1, 1)}[winner]
     order = ["ns"] * games[0] + ["ew"] * games[1]
+    match.points_ns = match.points_ew = 0
     for number, game_winner in enumerate(order, start=1):
         t = (totals or {}).get(number) or ((101, 60) if game_winner == "ns" else (60, 101))
         Game.objects.create(match=match, number=number, first_dealer="N", status="finished",
                             total_ns=t[0], total_ew=t[1], winner=game_winner)
+        match.points_ns += t[0]
+        match.points_ew += t[1]
     match.status, match.winner = Match.Status.FINISHED, winner
     match.games_won_ns, match.games_won_ew = games
     match.save()

@@ -5,28 +5,15 @@ from unittest import mock
 import pytest
 from django.core.cache import cache
 
-from django.db.models import Sum
 
-from tests.tournaments.test_rounds_service import finish as finish_games
+from tests.tournaments.test_rounds_service import finish, finish_round
 from tests.tournaments.test_rounds_service import make_tournament
-from tournaments.models import Entry, Match, Standing, StandingsSnapshot
+from tournaments.models import Entry, Standing, StandingsSnapshot
 from tournaments.selectors_standings import standings_for
 from tournaments.services import standings as service
 from tournaments.services.rounds import entry_withdraw, round_pair
 
 pytestmark = pytest.mark.django_db
-
-
-def finish(match, winner="ns", games=None, totals=None):
-    """Finish a match through the models as the rounds tests do, with the game points the services keep."""
-    finish_games(match, winner, games, totals)
-    sums = match.games.aggregate(ns=Sum("total_ns"), ew=Sum("total_ew"))
-    Match.objects.filter(pk=match.pk).update(points_ns=sums["ns"] or 0, points_ew=sums["ew"] or 0)
-
-
-def finish_round(rnd, pick=lambda m: "ns"):
-    for m in rnd.matches.exclude(ew=None).order_by("table"):
-        finish(m, pick(m))
 
 
 @pytest.fixture(autouse=True)

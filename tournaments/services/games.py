@@ -81,8 +81,5 @@ def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", 
         favourite=favourite, albur=albur, total_ns=folded.totals["ns"], total_ew=folded.totals["ew"],
         next_dealer=folded.next_dealer or first_dealer, next_multiplier=folded.next_multiplier,
     )
-    if match.status == Match.Status.SCHEDULED:
-        match.status = Match.Status.PLAYING
-        match.save(update_fields=["status", "updated_at"])
-        round_refresh_status(match.round_id)
+    match_refresh_result(match)  # status, round status and game points (an albur scores before any hand)
     return game
