@@ -118,6 +118,11 @@ def test_an_expected_number_already_entered_is_a_conflict(belgian_match):
     with pytest.raises(Conflict) as conflict:
         hand_enter(match=belgian_match, data=summary("E", 37), number=1)
     assert conflict.value.code == "hand_exists"
+    with pytest.raises(Conflict) as conflict:
+        hand_enter(match=belgian_match, data=summary("E", 37), number=3)
+    assert conflict.value.code == "hand_number"
+    hand, _ = hand_enter(match=belgian_match, data=summary("E", 37), number=2)
+    assert hand.number == 2
 
 
 def test_a_correction_rescores_the_rest_and_is_audited(belgian_match, scorekeeper):

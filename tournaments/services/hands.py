@@ -82,9 +82,13 @@ def hand_enter(*, match: Match, data: Mapping, user=None, idempotency_key: str |
     game = _current_game(match, entered.dealer)
     rows = list(game.hands.order_by("number"))
     next_number = rows[-1].number + 1 if rows else 1
-    if number is not None and number != next_number:
+    if number is not None and number < next_number:
         raise Conflict("hand_exists",
                        f"hand {number} of game {game.number} is already entered; the next hand is {next_number}",
+                       field="number")
+    if number is not None and number > next_number:
+        raise Conflict("hand_number",
+                       f"hand {number} of game {game.number} cannot come yet: the next hand is {next_number}",
                        field="number")
     folded = _fold(game, [*engine_hands(rows), entered])
     hand = Hand(game=game, number=next_number, entered_by=user if getattr(user, "pk", None) else None,
