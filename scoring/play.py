@@ -121,11 +121,9 @@ def run_play(rules: Rules, dealer: str, trump_suit: int | None, masks: Mapping[s
         bit = 1 << c
         if not hand & bit:
             holder = next((order[q] for q in range(n) if hm[q] & bit), None)
-            legal = hand if not trick else legal_mask(
-                rules, hand, lead, win, side[winp] == side[p], trump_suit, led_tops)
-            extra = {"played_by": holder} if holder else {}
-            return _illegal(rules, tricks, leader, trick, "not_your_turn" if holder else "card_not_in_hand",
-                            order[p], code, legal, extra)
+            legal = _legal_to_play(rules, hand, trick, lead, win, side[winp] == side[p], trump_suit, led_tops)
+            why = "not_your_turn" if holder else "card_not_in_hand"
+            return _illegal(rules, tricks, leader, trick, won, got, why, order[p], code, legal, holder)
         if not trick:
             lead = win = c
             winp = p
@@ -137,7 +135,7 @@ def run_play(rules: Rules, dealer: str, trump_suit: int | None, masks: Mapping[s
             legal = legal_mask(rules, hand, lead, win, partner, trump_suit, led_tops)
             if not legal & bit:
                 why = violation_code(rules, c, hand, lead, win, partner, trump_suit)
-                return _illegal(rules, tricks, leader, trick, why, order[p], code, legal, {})
+                return _illegal(rules, tricks, leader, trick, won, got, why, order[p], code, legal)
             cs, ws = suit_of[c], suit_of[win]
             if (c < win and cs == ws) or (cs == trump_suit and ws != trump_suit):
                 win, winp = c, p
@@ -157,30 +155,36 @@ def run_play(rules: Rules, dealer: str, trump_suit: int | None, masks: Mapping[s
     complete = len(tricks) * n == deck.size
     nxt = None
     if not complete:
-        hand = hm[p]
-        legal = hand if not trick else legal_mask(
-            rules, hand, lead, win, side[winp] == side[p], trump_suit, led_tops)
+        legal = _legal_to_play(rules, hm[p], trick, lead, win, side[winp] == side[p], trump_suit, led_tops)
         nxt = {"seat": order[p], "legal_cards": deck.codes_of(legal)}
-        if trick:
-            tricks.append({"leader": order[leader], "cards": trick, "winner": None, "points": None})
+        _add_open_trick(rules, tricks, leader, trick)
     return PlayResult(
         legal=True, tricks=tricks, tricks_won={"ns": won[0], "ew": won[1]},
         points={"ns": got[0], "ew": got[1]}, complete=complete, next=nxt, violation=None,
     )
 
 
-def _illegal(rules: Rules, tricks: list[dict], leader: int, trick: list[str], code: str,
-             seat: str, card: str, legal: int, extra: dict) -> PlayResult:
+def _legal_to_play(rules: Rules, hand: int, trick: list[str], lead: int, win: int, partner_winning: bool,
+                   trump_suit: int | None, led_tops: int) -> int:
+    """Return the cards the player to play may play: any card to lead, else ``legal_mask``."""
+    if not trick:
+        return hand
+    return legal_mask(rules, hand, lead, win, partner_winning, trump_suit, led_tops)
+
+
+def _add_open_trick(rules: Rules, tricks: list[dict], leader: int, trick: list[str]) -> None:
+    """List an unfinished trick (no winner, no points yet) after the finished ones."""
     if trick:
         tricks.append({"leader": rules.order[leader], "cards": trick, "winner": None, "points": None})
-    won = {"ns": 0, "ew": 0}
-    got = {"ns": 0, "ew": 0}
-    for t in tricks:
-        if t["winner"] is not None:
-            side = "ns" if t["winner"] in "NS" else "ew"
-            won[side] += 1
-            got[side] += t["points"]
-    violation = {"code": code, "trick": len([t for t in tricks if t["winner"] is not None]) + 1,
-                 "seat": seat, "card": card, "legal_cards": rules.deck.codes_of(legal), **extra}
-    return PlayResult(legal=False, tricks=tricks, tricks_won=won, points=got,
-                      complete=False, next=None, violation=violation)
+
+
+def _illegal(rules: Rules, tricks: list[dict], leader: int, trick: list[str], won: list[int], got: list[int],
+             code: str, seat: str, card: str, legal: int, played_by: str | None = None) -> PlayResult:
+    """Return the answer for an illegal card: the tricks before it, their counts, and the violation."""
+    violation = {"code": code, "trick": len(tricks) + 1, "seat": seat, "card": card,
+                 "legal_cards": rules.deck.codes_of(legal)}
+    if played_by:
+        violation["played_by"] = played_by
+    _add_open_trick(rules, tricks, leader, trick)
+    return PlayResult(legal=False, tricks=tricks, tricks_won={"ns": won[0], "ew": won[1]},
+                      points={"ns": got[0], "ew": got[1]}, complete=False, next=None, violation=violation)
