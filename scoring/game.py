@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .hand import game_context, initial_state, score_in_game
-from .types import SIDES, GameResult, GameSettings, Hand, MatchResult, RuleViolation, Violation
+from .types import SIDES, GameResult, GameSettings, Hand, MatchResult, RuleViolation, Violation, ahead
 from .variants import get_variant
 
 
@@ -72,5 +72,5 @@ def fold_match(best_of: int, game_winners: Sequence[str | None]) -> MatchResult:
         if won["ns"] >= needed or won["ew"] >= needed:
             winner = "ns" if won["ns"] >= needed else "ew"
         elif played >= best_of:
-            winner = "draw" if won["ns"] == won["ew"] else ("ns" if won["ns"] > won["ew"] else "ew")
+            winner = ahead(won)
     return MatchResult(games_won=won, winner=winner, finished=winner is not None, games_needed=needed)

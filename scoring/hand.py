@@ -7,7 +7,7 @@ from typing import Mapping
 from .checks import NO_TRUMP, parse_deal, resolve_trump
 from .play import run_play
 from .types import (
-    OTHER_SIDE, SEAT_SIDE, SIDES, Bonus, GameSettings, GameState, Hand, HandResult, RuleViolation, Violation,
+    OTHER_SIDE, SEAT_SIDE, SIDES, Bonus, GameSettings, GameState, Hand, HandResult, RuleViolation, Violation, ahead,
 )
 from .variants import Rules, Variant, get_variant
 
@@ -391,7 +391,7 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
             bonus = Bonus(dealer_side, bonus_points, True, True)
             game_winner = _reached(totals, target)
     if game_winner is None and rules.deals_per_game is not None and deals_after >= rules.deals_per_game:
-        game_winner = "draw" if totals["ns"] == totals["ew"] else ("ns" if totals["ns"] > totals["ew"] else "ew")
+        game_winner = ahead(totals)
     if v.zapato and game_winner in SIDES and hand.penalty is None and totals[OTHER_SIDE[game_winner]] == 0:
         labels.append("zapato")
 
@@ -417,5 +417,5 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
 def _reached(totals: dict[str, int], target: int) -> str | None:
     ns, ew = totals["ns"] >= target, totals["ew"] >= target
     if ns and ew:
-        return "draw" if totals["ns"] == totals["ew"] else ("ns" if totals["ns"] > totals["ew"] else "ew")
+        return ahead(totals)
     return "ns" if ns else "ew" if ew else None

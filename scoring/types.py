@@ -14,6 +14,13 @@ SEAT_SIDE = {"N": "ns", "S": "ns", "E": "ew", "W": "ew"}
 OTHER_SIDE = {"ns": "ew", "ew": "ns"}
 
 
+def ahead(counts: Mapping[str, int]) -> str:
+    """Return the side with more (points, games...), or "draw" when both have as many."""
+    if counts["ns"] == counts["ew"]:
+        return "draw"
+    return "ns" if counts["ns"] > counts["ew"] else "ew"
+
+
 # --------------------------------------------------------------------------- errors
 
 
