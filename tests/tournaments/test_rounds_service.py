@@ -208,3 +208,25 @@ def test_pair_request_runs_the_task(django_capture_on_commit_callbacks):
     failed = task_status(again.id)
     assert failed["status"] == "failed" and failed["error"]["code"] == "round_unfinished"
     assert TaskRecord.objects.count() == 2
+
+
+def test_knockout_is_not_over_when_the_first_match_of_a_half_filled_round_finishes():
+    tournament, teams = make_tournament(8, Tournament.Format.KNOCKOUT)
+    r1 = round_pair(tournament=tournament)
+    finish(r1.matches.get(table=1), "ns")
+    finish(r1.matches.get(table=2), "ns")
+    r2 = Round.objects.get(tournament=tournament, number=2)
+    assert r2.matches.count() == 1  # table 2 of round 2 waits for round 1's tables 3 and 4
+    finish(r2.matches.get(table=1), "ns")  # a semi-final, not the final
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+    with pytest.raises(Conflict):  # the other semi-final is not known yet; the tournament is not over
+        round_pair(tournament=tournament, force=True)
+    finish(r1.matches.get(table=3), "ns")
+    finish(r1.matches.get(table=4), "ns")
+    finish(r2.matches.get(table=2), "ew")
+    final = Round.objects.get(tournament=tournament, number=3).matches.get()
+    assert (final.ns_id, final.ew_id) == (teams[0].pk, teams[2].pk)
+    finish(final, "ns")
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"

@@ -162,7 +162,7 @@ def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> 
         Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
             status=Tournament.Status.RUNNING)
         return rnd
-    if last.matches.count() <= 1:
+    if _knockout_tables(tournament, last.number) <= 1:
         raise ServiceError("tournament_over", "the final has been played")
     for match in last.matches.filter(status=Match.Status.FINISHED):
         _knockout_advance_locked(tournament, match)
@@ -170,6 +170,11 @@ def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> 
     if rnd is None:
         raise Conflict("round_unfinished", f"no match of round {number} can be paired yet")
     return rnd
+
+
+def _knockout_tables(tournament: Tournament, number: int) -> int:
+    """The tables knockout round ``number`` has once complete (a round fills in as the one before finishes)."""
+    return Match.objects.filter(round__tournament=tournament, round__number=1).count() >> (number - 1)
 
 
 def _winner(match: Match) -> int | None:
@@ -187,8 +192,7 @@ def knockout_advance(*, match: Match) -> Match | None:
 
 def _knockout_advance_locked(tournament: Tournament, match: Match) -> Match | None:
     rnd = match.round
-    tables = rnd.matches.count()
-    if tables <= 1:
+    if _knockout_tables(tournament, rnd.number) <= 1:
         if _winner(match) is not None:
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         return None
