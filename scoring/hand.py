@@ -317,10 +317,10 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
     bonus = None
     target = rules.target
     deals_after = state.deals_played + 1
-    favourite = ctx.favourite if ctx.favourite is not None else state.favourite
     # Favourite suit and Mariperez double everything of the hand, penalties and turn-up included.
+    # (ctx.favourite is the game's favourite: score_hand reads it from the state first.)
     extra = rules.round_multiplier(state.deals_played)
-    if favourite is not None and trump_suit is not None and v.suits[trump_suit] == favourite:
+    if ctx.favourite is not None and trump_suit is not None and v.suits[trump_suit] == ctx.favourite:
         extra *= 2
 
     if hand.thrown_in:
@@ -332,17 +332,15 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
             other = OTHER_SIDE[penalty.side]
             labels += ["penalty", penalty.type]
             new_pending = 1  # a penalised deal is still the played deal that used up a tie double
+            gain = 0  # what the other side's own play earned, if tricks and points were given
             if tricks is not None:
-                all_side = _hand_gain(v, tricks, points)[2]
+                w, raw, all_side = _hand_gain(v, tricks, points)
+                gain = raw if w == other else 0
             if rule.kind == "award":
                 score[other] = rule.points
             elif rule.kind == "lose_game":
                 game_winner = other
             else:  # award_plus_gain
-                gain = 0
-                if points is not None:
-                    w, raw, _ = _hand_gain(v, tricks, points)
-                    gain = raw if w == other else 0
                 multiplier = extra
                 score[other] = (rule.points + gain) * extra
         else:
