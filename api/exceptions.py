@@ -20,7 +20,7 @@ from drf_standardized_errors.types import Error
 from rest_framework import exceptions, status
 from rest_framework.exceptions import ErrorDetail
 
-from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.errors import ServiceError
 
 from .engine import RuleViolation
 
@@ -41,6 +41,11 @@ class ConflictError(exceptions.APIException):
     default_code = "conflict"
 
 
+def conflict(code: str, message: str) -> ConflictError:
+    """Return a 409 with its own code."""
+    return ConflictError(ErrorDetail(message, code=code))
+
+
 class _Violation:
     """A violation-like record for a service error that is not a rule violation."""
 
@@ -55,15 +60,13 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, RuleViolation):
             return RuleValidationError(exc.violations)
         if isinstance(exc, ServiceError):
-            if isinstance(exc, Conflict) or getattr(exc, "status", 400) == 409:
-                return ConflictError(ErrorDetail(exc.message, code=exc.code or "conflict"))
+            if exc.status == 409:  # a Conflict
+                return conflict(exc.code or "conflict", exc.message)
             return RuleValidationError([_Violation(exc.code or "invalid", exc.field, exc.message)])
         if isinstance(exc, (ProtectedError, RestrictedError)):
-            return ConflictError(ErrorDetail(
-                "This object is still referred to by others and cannot be deleted.", code="protected"))
+            return conflict("protected", "This object is still referred to by others and cannot be deleted.")
         if isinstance(exc, IntegrityError):
-            return ConflictError(ErrorDetail(
-                "The change conflicts with stored data (a duplicate or a concurrent change).", code="integrity"))
+            return conflict("integrity", "The change conflicts with stored data (a duplicate or a concurrent change).")
         if isinstance(exc, DataError):
             return exceptions.ValidationError(ErrorDetail("A value is out of range.", code="out_of_range"))
         return super().convert_known_exceptions(exc)

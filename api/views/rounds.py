@@ -5,7 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework import mixins, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -13,7 +13,7 @@ from tournaments.models import Match, Round, TaskRecord
 from tournaments.selectors_standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
 
-from ..exceptions import ConflictError
+from ..exceptions import conflict
 from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
@@ -21,10 +21,6 @@ from ..serializers.rounds import (
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
-
-
-def _conflict(code, message):
-    return ConflictError(exceptions.ErrorDetail(message, code=code))
 
 
 @extend_schema_view(
@@ -55,11 +51,11 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         # Answer at once what the worker would refuse anyway: the contract's 409s.
         if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
                                      status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
-            raise _conflict("pairing_in_progress", "a pairing of this tournament is already under way")
+            raise conflict("pairing_in_progress", "a pairing of this tournament is already under way")
         last = tournament.round_set.order_by("-number").first()
         if last is not None and not force and last.matches.exclude(status=Match.Status.FINISHED).exists():
-            raise _conflict("round_unfinished", f"round {last.number} is paired and not finished; "
-                                                "finish its matches or send force")
+            raise conflict("round_unfinished", f"round {last.number} is paired and not finished; "
+                                               "finish its matches or send force")
         record = round_pair_request(tournament=tournament, force=force, user=request.user)
         url = request.build_absolute_uri(reverse("api:task-detail", kwargs={"task_id": str(record.id)}))
         return Response({"task": str(record.id), "status_url": url}, status=status.HTTP_202_ACCEPTED,

@@ -9,7 +9,7 @@ from rest_framework import exceptions, mixins, viewsets
 from tournaments.models import Entry, Tournament
 from tournaments.services.rounds import entry_add_late, entry_withdraw
 
-from ..exceptions import ConflictError
+from ..exceptions import conflict
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import TournamentOrganizerWrite, TournamentWrite, is_club_manager, visible_tournaments
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
@@ -17,10 +17,6 @@ from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, Tourn
 TOURNAMENT_ID = OpenApiParameter("tournament_id", int, OpenApiParameter.PATH, description="The tournament's id.")
 #: Fields that shape every match already played: frozen once a round exists.
 FROZEN_ONCE_PAIRED = ("variant", "format", "best_of", "options", "rounds", "double_round_robin")
-
-
-def _conflict(code: str, message: str):
-    return ConflictError(exceptions.ErrorDetail(message, code=code))
 
 
 def _unique_slug(name: str) -> str:
@@ -71,13 +67,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
         changed = [f for f in FROZEN_ONCE_PAIRED
                    if f in serializer.validated_data and serializer.validated_data[f] != getattr(tournament, f)]
         if changed and tournament.round_set.exists():
-            raise _conflict("tournament_started",
-                            f"{', '.join(changed)} cannot change once a round is paired")
+            raise conflict("tournament_started",
+                           f"{', '.join(changed)} cannot change once a round is paired")
         serializer.save()
 
     def perform_destroy(self, instance):
         if instance.round_set.exists():
-            raise _conflict("tournament_started", "a tournament with paired rounds cannot be deleted")
+            raise conflict("tournament_started", "a tournament with paired rounds cannot be deleted")
         instance.delete()
 
 
@@ -122,10 +118,10 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
     def perform_create(self, serializer):
         tournament = self.get_tournament()
         if tournament.status == Tournament.Status.FINISHED:
-            raise _conflict("tournament_finished", "the tournament is finished")
+            raise conflict("tournament_finished", "the tournament is finished")
         team = serializer.validated_data["team"]
         if tournament.entries.filter(team=team, withdrawn=False).exists():
-            raise _conflict("already_entered", f"{team} is already entered")
+            raise conflict("already_entered", f"{team} is already entered")
         serializer.instance = entry_add_late(tournament=tournament, team=team,
                                              seed=serializer.validated_data.get("seed"), user=self.request.user)
 
@@ -136,5 +132,5 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
 
     def perform_destroy(self, instance):
         if instance.withdrawn:
-            raise _conflict("already_withdrawn", f"{instance.team} has already withdrawn")
+            raise conflict("already_withdrawn", f"{instance.team} has already withdrawn")
         entry_withdraw(entry=instance, user=self.request.user)
