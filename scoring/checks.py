@@ -10,6 +10,16 @@ from .variants import Rules
 NO_TRUMP = "none"
 
 
+def check_seat(rules: Rules, seat: Any, field_name: str, errors: list[Violation]) -> bool:
+    """Return whether ``seat`` is a seat of the variant, appending invalid_input to ``errors`` if not."""
+    if seat in rules.position:
+        return True
+    name = field_name.rpartition(".")[2]
+    errors.append(Violation("invalid_input", field_name,
+                            f"{name} must be one of {', '.join(rules.order)}; got {seat!r}"))
+    return False
+
+
 def resolve_trump(rules: Rules, trump: str | None, turned_card: str | None,
                   errors: list[Violation], required: bool = True) -> int | None:
     """Return the trump suit index (None for no trump), appending any violation to ``errors``.

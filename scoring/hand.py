@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .checks import NO_TRUMP, parse_deal, resolve_trump
+from .checks import NO_TRUMP, check_seat, parse_deal, resolve_trump
 from .play import run_play
 from .types import (
     OTHER_SIDE, SEAT_SIDE, SIDES, Bonus, GameSettings, GameState, Hand, HandResult, RuleViolation, Violation, ahead,
@@ -37,9 +37,8 @@ def game_context(rules: Rules, settings: GameSettings | None, favourite: str | N
         elif favourite not in v.suits:
             errors.append(Violation("invalid_input", "favourite",
                                     f"favourite {favourite!r} is not a suit of {v.slug} ({', '.join(v.suits)})"))
-    if first is not None and first not in rules.position:
-        errors.append(Violation("invalid_input", "first_dealer",
-                                f"first_dealer must be one of {', '.join(rules.order)}; got {first!r}"))
+    if first is not None:
+        check_seat(rules, first, "first_dealer", errors)
     if albur is not None:
         if not (v.albur_points and rules.albur):
             errors.append(Violation("call_not_allowed", "albur", f"{v.slug} is not played with the albur here"))
@@ -155,15 +154,11 @@ def _check(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors:
 
 def _check_dealer(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors: list[Violation]):
     dealer = hand.dealer
-    if dealer not in rules.position:
-        errors.append(Violation("invalid_input", "dealer",
-                                f"dealer must be one of {', '.join(rules.order)}; got {dealer!r}"))
+    if not check_seat(rules, dealer, "dealer", errors):
         return
     previous = state.previous_dealer
     if previous is not None:
-        if previous not in rules.position:
-            errors.append(Violation("invalid_input", "state.previous_dealer",
-                                    f"previous_dealer must be one of {', '.join(rules.order)}; got {previous!r}"))
+        if not check_seat(rules, previous, "state.previous_dealer", errors):
             return
         expected = rules.next_seat[previous]
         if dealer != expected:

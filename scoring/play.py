@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .checks import parse_deal, resolve_trump
+from .checks import check_seat, parse_deal, resolve_trump
 from .types import PlayResult, RuleViolation, Violation
 from .variants import Rules, Variant, get_variant
 
@@ -79,9 +79,7 @@ def check_play(variant: "str | Variant", *, dealer: str, hands: Mapping[str, Seq
     """Check a full or partial play; raise RuleViolation for a malformed deal, trump or card."""
     rules = get_variant(variant).rules(options)
     errors: list[Violation] = []
-    if dealer not in rules.position:
-        errors.append(Violation("invalid_input", "dealer", f"dealer must be one of {', '.join(rules.order)}; "
-                                                           f"got {dealer!r}"))
+    check_seat(rules, dealer, "dealer", errors)
     trump_suit = resolve_trump(rules, trump, turned_card, errors)
     masks = parse_deal(rules, hands, dealer, turned_card, errors)
     if not isinstance(cards, (list, tuple)):
