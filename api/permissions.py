@@ -7,7 +7,7 @@ entries and rounds; its organizers and scorekeepers its match results.
 """
 
 from django.db.models import Q, QuerySet
-from rest_framework import permissions
+from rest_framework import exceptions, permissions
 
 from tournaments.models import Club, Hand, Match, Round, Tournament
 
@@ -74,6 +74,15 @@ def can_keep_score(user, tournament_id) -> bool:
     if is_organizer(user, tournament_id):
         return True
     return Tournament.scorekeepers.through.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+
+
+def require_club_manager(user, serializer, action: str = "do this") -> None:
+    """Refuse (403) the club ``serializer`` sets or moves its object to, unless ``user`` is staff or manages it."""
+    club = serializer.validated_data.get("club")
+    if club is None or club.pk == getattr(serializer.instance, "club_id", None):
+        return
+    if not is_club_manager(user, club.pk):
+        raise exceptions.PermissionDenied(f"Only the managers of {club} (or staff) may {action}.")
 
 
 class ClubWrite(permissions.IsAuthenticatedOrReadOnly):

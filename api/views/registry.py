@@ -2,18 +2,13 @@
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from drf_standardized_errors.openapi_validation_errors import extend_validation_errors
-from rest_framework import exceptions, viewsets
+from rest_framework import viewsets
 
 from tournaments.models import Club, Player, Team
 
 from ..filters import ClubFilter, PlayerFilter, TeamFilter
-from ..permissions import ClubMemberWrite, ClubWrite, is_club_manager
+from ..permissions import ClubMemberWrite, ClubWrite, require_club_manager
 from ..serializers.registry import ClubSerializer, PlayerSerializer, TeamSerializer
-
-
-def _require_manager(user, club):
-    if not is_club_manager(user, club.pk if club is not None else None):
-        raise exceptions.PermissionDenied(f"Only the managers of {club} (or staff) may do this.")
 
 
 @extend_schema_view(
@@ -47,14 +42,10 @@ class _ClubMemberViewSet(viewsets.ModelViewSet):
     conflict_methods = ("DELETE",)
 
     def perform_create(self, serializer):
-        _require_manager(self.request.user, serializer.validated_data["club"])
+        require_club_manager(self.request.user, serializer)
         serializer.save()
 
-    def perform_update(self, serializer):
-        club = serializer.validated_data.get("club")
-        if club is not None and club.pk != serializer.instance.club_id:
-            _require_manager(self.request.user, club)
-        serializer.save()
+    perform_update = perform_create
 
 
 @extend_schema_view(

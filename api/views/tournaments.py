@@ -4,14 +4,14 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, viewsets
+from rest_framework import mixins, viewsets
 
 from tournaments.models import Entry, Tournament
 from tournaments.services.rounds import entry_add_late, entry_withdraw
 
 from ..exceptions import conflict
 from ..filters import EntryFilter, TournamentFilter
-from ..permissions import TournamentOrganizerWrite, TournamentWrite, is_club_manager, visible_tournaments
+from ..permissions import TournamentOrganizerWrite, TournamentWrite, require_club_manager, visible_tournaments
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", int, OpenApiParameter.PATH, description="The tournament's id.")
@@ -49,20 +49,14 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         return visible_tournaments(self.request.user).prefetch_related("organizers", "scorekeepers")
 
-    def _check_club(self, serializer):
-        club = serializer.validated_data.get("club")
-        if club is not None and getattr(serializer.instance, "club_id", None) != club.pk:
-            if not is_club_manager(self.request.user, club.pk):
-                raise exceptions.PermissionDenied(f"Only the managers of {club} may hold a tournament in its name.")
-
     def perform_create(self, serializer):
-        self._check_club(serializer)
+        require_club_manager(self.request.user, serializer, "hold a tournament in its name")
         with transaction.atomic():
             tournament = serializer.save(slug=_unique_slug(serializer.validated_data["name"]))
             tournament.organizers.add(self.request.user)
 
     def perform_update(self, serializer):
-        self._check_club(serializer)
+        require_club_manager(self.request.user, serializer, "hold a tournament in its name")
         tournament = serializer.instance
         changed = [f for f in FROZEN_ONCE_PAIRED
                    if f in serializer.validated_data and serializer.validated_data[f] != getattr(tournament, f)]
