@@ -11,28 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 
-from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, Metric, PointsSettings, TeamInfo
+from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, Metric, PointsSettings, TeamInfo, Totals
 
 __all__ = ["StandingRow", "ClubRow", "compute_standings", "club_standings", "resolve_metrics",
            "MatchRecord", "TeamInfo", "PointsSettings"]
 
 
 @dataclass(slots=True)
-class StandingRow:
-    team: int
+class StandingRow(Totals):
+    """A team's row: its totals (``Totals``), its rank and place, and its metric values."""
+
+    team: int = field(kw_only=True)
     rank: int = 0
     position: int = 0
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-    byes: int = 0
-    match_points: int = 0
-    games_won: int = 0
-    games_lost: int = 0
-    points_for: int = 0
-    points_against: int = 0
     tiebreaks: dict[str, int] = field(default_factory=dict)
 
 
@@ -110,12 +103,11 @@ def _seed(info: TeamInfo) -> int:
     return info.seed if info.seed is not None else 1 << 30
 
 
+_totals = attrgetter(*Totals.__slots__)  # a Totals' values in field order, for StandingRow's first arguments
+
+
 def _row(team: int, ctx: Context, rank: int, position: int, tiebreaks: dict[str, int]) -> StandingRow:
-    t = ctx.totals[team]
-    return StandingRow(team=team, rank=rank, position=position, played=t.played, won=t.won, drawn=t.drawn,
-                       lost=t.lost, byes=t.byes, match_points=t.match_points, games_won=t.games_won,
-                       games_lost=t.games_lost, points_for=t.points_for, points_against=t.points_against,
-                       tiebreaks=tiebreaks)
+    return StandingRow(*_totals(ctx.totals[team]), rank, position, tiebreaks, team=team)
 
 
 def match_point_share(row: StandingRow, settings: PointsSettings) -> tuple[int, int] | None:
