@@ -11,6 +11,14 @@ from .variants import (
 )
 
 
+@extend_schema_field(serializers.ChoiceField(choices=WINNERS, allow_null=True))
+class WinnerField(serializers.ReadOnlyField):
+    """A match's winner: ``ns``, ``ew``, ``draw``, or null while undecided (stored blank)."""
+
+    def to_representation(self, value):
+        return value or None
+
+
 class HandEnterSerializer(HandInputSerializer):
     number = serializers.IntegerField(
         min_value=1, max_value=1000, required=False,
@@ -119,17 +127,13 @@ class GameStartSerializer(serializers.Serializer):
 class MatchListSerializer(serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
-    winner = serializers.SerializerMethodField()
+    winner = WinnerField()
     games_won = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
         fields = ["id", "tournament", "round", "table", "ns", "ew", "status", "winner", "games_won"]
         read_only_fields = fields
-
-    @extend_schema_field(serializers.ChoiceField(choices=WINNERS, allow_null=True))
-    def get_winner(self, match):
-        return match.winner or None
 
     @extend_schema_field(SideIntsSerializer)
     def get_games_won(self, match):

@@ -1,26 +1,21 @@
 """Rounds, pairing tasks and standings."""
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Match, Round, TaskRecord
 
-from .variants import WINNERS
+from .matches import WinnerField
 
 
 class RoundMatchSerializer(serializers.ModelSerializer):
     ew = serializers.IntegerField(source="ew_id", allow_null=True, help_text="Null for a bye.")
     ns = serializers.IntegerField(source="ns_id")
-    winner = serializers.SerializerMethodField()
+    winner = WinnerField()
 
     class Meta:
         model = Match
         fields = ["id", "table", "ns", "ew", "status", "winner"]
         read_only_fields = fields
-
-    @extend_schema_field(serializers.ChoiceField(choices=WINNERS, allow_null=True))
-    def get_winner(self, match):
-        return match.winner or None
 
 
 class RoundSerializer(serializers.ModelSerializer):
