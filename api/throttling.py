@@ -1,8 +1,7 @@
 """Throttles: writes per user (scope ``writes``) and token requests per client (scope ``token``)."""
 
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
-
-SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 class WritesThrottle(UserRateThrottle):

@@ -6,7 +6,7 @@ from rest_framework import serializers
 from tournaments.models import Game, Match
 
 from .variants import (
-    SEATS, SIDES, WINNERS, BonusSerializer, HandCorrectionSerializer, HandInputSerializer, PenaltySerializer,
+    SEATS, SIDES, WINNERS, BonusSerializer, HandInputSerializer, PenaltySerializer,
     PlaySerializer, SideIntsSerializer,
 )
 
@@ -26,8 +26,10 @@ class HandEnterSerializer(HandInputSerializer):
     )
 
 
-class HandPatchSerializer(HandCorrectionSerializer):
+class HandPatchSerializer(HandInputSerializer):
     """Any fields of a hand; a field set to null is removed."""
+
+    dealer = serializers.ChoiceField(choices=SEATS, required=False)
 
 
 class TeamRefSerializer(serializers.Serializer):

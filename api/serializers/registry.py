@@ -5,7 +5,8 @@ from rest_framework import serializers
 
 from tournaments.models import Club, Entry, Player, Team, Tournament
 
-from .variants import VARIANT_CHOICES, get_variant_or_raise
+from ..engine import get_variant
+from .variants import VARIANT_CHOICES
 
 User = get_user_model()
 
@@ -114,7 +115,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         variant = attrs.get("variant", getattr(self.instance, "variant", None))
         options = attrs.get("options", getattr(self.instance, "options", {}))
         if variant is not None and ("options" in attrs or "variant" in attrs):
-            get_variant_or_raise(variant).validate_options(options or {})
+            get_variant(variant).validate_options(options or {})
         return attrs
 
 

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from ..engine import VARIANTS, get_variant
+from ..engine import VARIANTS
 
 VARIANT_CHOICES = [(slug, variant.name) for slug, variant in VARIANTS.items()]
 SEATS = ["N", "E", "S", "W"]
@@ -11,11 +11,6 @@ WINNERS = ["ns", "ew", "draw"]
 PENALTIES = ["signalling", "renege", "renuncio"]
 MAX_COUNT = 1000  # tricks and points of a side: far above any deck, low enough to be harmless
 MAX_SCORE = 1_000_000
-
-
-def get_variant_or_raise(slug):
-    """Return the engine's variant (raises RuleViolation for an unknown slug)."""
-    return get_variant(slug)
 
 
 def card_field(**kwargs):
@@ -78,12 +73,6 @@ class HandInputSerializer(serializers.Serializer):
     score = SideScoresSerializer(required=False, allow_null=True,
                                  help_text="What the paper sheet says; checked (score_mismatch).")
     play = PlaySerializer(required=False, allow_null=True, help_text="The full play instead of tricks and points.")
-
-
-class HandCorrectionSerializer(HandInputSerializer):
-    """A correction: any fields of a hand."""
-
-    dealer = serializers.ChoiceField(choices=SEATS, required=False)
 
 
 class GameStateSerializer(serializers.Serializer):
