@@ -6,7 +6,6 @@ import logging
 
 from celery import shared_task
 from django.core.cache import cache
-from django.db import transaction
 
 from tournaments.models import TaskRecord, Tournament
 from tournaments.services.errors import ServiceError
@@ -35,8 +34,7 @@ def _record_update(task_id: str | None, **fields) -> None:
 
 
 @shared_task(bind=True, acks_late=True, name="tournaments.round_pair_task")
-def round_pair_task(self, tournament_id: int, number: int | None = None, force: bool = False,
-                    user_id: int | None = None) -> dict:
+def round_pair_task(self, tournament_id: int, number: int | None = None, force: bool = False) -> dict:
     """Pair round ``number`` of a tournament, reporting progress; a refusal ends the task as failed with its reason."""
     from tournaments.services.rounds import round_pair
 
@@ -64,6 +62,5 @@ def round_pair_task(self, tournament_id: int, number: int | None = None, force: 
                        error={"code": "error", "detail": f"{type(exc).__name__}: {exc}", "attr": None})
         raise
     result = {"ok": True, "tournament": tournament_id, "round": rnd.number, "round_id": rnd.pk}
-    with transaction.atomic():
-        _record_update(task_id, status=TaskRecord.Status.SUCCEEDED, result=result)
+    _record_update(task_id, status=TaskRecord.Status.SUCCEEDED, result=result)
     return result

@@ -118,12 +118,6 @@ def match_point_share(row: StandingRow, settings: PointsSettings) -> tuple[int, 
     return row.match_points, rounds * settings.points_win
 
 
-def match_point_percentage(row: StandingRow, settings: PointsSettings) -> Fraction | None:
-    """The share of the match points a team could have earned in the rounds it has a result for."""
-    share = match_point_share(row, settings)
-    return Fraction(*share) if share else None
-
-
 def club_standings(
     rows: Iterable[StandingRow], clubs: dict[int, int | None], settings: PointsSettings | None = None
 ) -> list[ClubRow]:

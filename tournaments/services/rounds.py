@@ -15,18 +15,28 @@ from collections.abc import Callable
 from django.db import transaction
 from django.db.models import Q
 
-from tournaments.models import Entry, ForbiddenPair, Match, Round, RoundSlot, TaskRecord, Team, Tournament
+from tournaments.models import (
+    Entry,
+    ForbiddenPair,
+    Match,
+    Round,
+    RoundSlot,
+    TaskRecord,
+    Team,
+    Tournament,
+)
 from tournaments.pairing import knockout, round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.types import Pairing, TeamState
+from tournaments.ranking import compute_standings
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.standings import (
     load_results,
+    match_result_changed,
     points_settings,
     standings_recompute_schedule,
     tournament_metrics,
 )
-from tournaments.ranking import compute_standings
 
 
 class PairingImpossible(ServiceError):
@@ -268,14 +278,10 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
                 after -= 1
             pending.status = Match.Status.FINISHED
             pending.save()
-            from tournaments.services.standings import match_result_changed
-
             match_result_changed(match=pending)
         entry.withdrawn = True
         entry.withdrawn_after_round = max(after, 0)
         entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
-        from tournaments.services.standings import standings_recompute_schedule
-
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
     return entry
 

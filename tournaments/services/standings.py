@@ -35,7 +35,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tournaments.models import Match, Standing, StandingsSnapshot, Team, Tournament
+from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
     MatchRecord,
@@ -243,7 +243,7 @@ def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) ->
     table = quote(Standing._meta.db_table)
     columns = ", ".join(quote(f.column) for f in fields)
     # Element 0 of each array is the row's id (changed rows) or its team (new rows), then the fields.
-    source = (f"SELECT (r ->> 0)::bigint AS key, "
+    source = ("SELECT (r ->> 0)::bigint AS key, "
               + ", ".join(f"(r ->> {i})::{f.cast_db_type(connection)} AS {quote(f.column)}"
                           for i, f in enumerate(fields, start=1))
               + " FROM jsonb_array_elements(%(rows)s::jsonb) AS r")
@@ -263,6 +263,3 @@ def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) ->
                 f"SELECT %(tournament)s, %(at)s, v.* FROM ({source}) AS v",
                 {"rows": data((r.team, r) for r in new), "at": computed_at, "tournament": tournament.pk})
 
-
-def standings_team_names(team_ids) -> dict[int, str]:
-    return dict(Team.objects.filter(pk__in=list(team_ids)).values_list("id", "name"))
