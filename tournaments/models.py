@@ -122,6 +122,8 @@ class Tournament(models.Model):
         import scoring
         from django.core.exceptions import ValidationError
 
+        from tournaments.ranking import resolve_metrics
+
         if self.variant not in scoring.VARIANTS:
             raise ValidationError({"variant": f"unknown variant {self.variant!r}; one of "
                                               f"{', '.join(sorted(scoring.VARIANTS))}"})
@@ -129,6 +131,10 @@ class Tournament(models.Model):
             scoring.get_variant(self.variant).validate_options(self.options or {})
         except scoring.RuleViolation as exc:
             raise ValidationError({"options": [v.message for v in exc.violations]}) from exc
+        try:
+            resolve_metrics(self.tiebreaks)
+        except (TypeError, ValueError) as exc:
+            raise ValidationError({"tiebreaks": str(exc)}) from exc
 
     @property
     def variant_obj(self):

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from tournaments.models import Club, Entry, Player, Team, Tournament
+from tournaments.ranking import METRICS
 
 from ..engine import get_variant
 from .variants import VARIANT_CHOICES
@@ -86,7 +87,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="House options of the variant (see GET /api/v1/variants/{slug}/); checked by the rules engine.",
     )
     tiebreaks = FlatListField(
-        child=serializers.CharField(max_length=40), required=False, max_length=20,
+        child=serializers.ChoiceField(choices=sorted(METRICS)), required=False, max_length=20,
         help_text="Ordered standings metric names; empty means the default order.",
     )
     organizers = serializers.PrimaryKeyRelatedField(

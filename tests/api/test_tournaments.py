@@ -171,3 +171,12 @@ def test_entries_of_a_missing_tournament_are_a_404(anon, organizer):
     assert anon.get("/api/v1/tournaments/999999/entries/").status_code == 404
     assert client_for(organizer).post("/api/v1/tournaments/999999/entries/", {"team": 1},
                                       format="json").status_code == 404
+
+
+def test_unknown_tiebreaks_are_refused(organizer):
+    body = {"name": "Beker", "variant": "belgian-manille", "format": "swiss", "rounds": 5, "best_of": 3,
+            "options": {}, "public": True, "tiebreaks": ["match_points", "bogus"]}
+    response = client_for(organizer).post("/api/v1/tournaments/", body, format="json")
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["code"] == "invalid_choice" and error["attr"].startswith("tiebreaks")
