@@ -107,13 +107,16 @@ class _Field:
     def weight(self, i: int, j: int) -> int:
         return self.big - self.cost(i, j)
 
+    def ideal(self, i: int) -> int:
+        """The place of i's partner by the rank term alone: the same place in the other half of its group."""
+        half = self.group_size[i] // 2
+        return i + half if i - self.group_start[i] < half else i - half
+
     def candidates(self, i: int, width: int) -> set[int]:
         """Teams near i's place and near its ideal partner's place (top half v bottom half)."""
         n, half = self.n, max(1, width // 2)
         out = set(range(max(0, i - half), min(n, i + half + 1)))
-        start, m = self.group_start[i], self.group_size[i]
-        p = i - start
-        ideal = i + m // 2 if p < m // 2 else i - m // 2
+        ideal = self.ideal(i)
         out.update(range(max(0, ideal - half), min(n, ideal + half + 1)))
         out.discard(i)
         return out
@@ -205,8 +208,7 @@ def _explain(field: _Field, i: int, j: int) -> str:
         if a.club is not None and a.club == b.club:
             text += " Same club: no other pairing was possible."
         else:
-            p = i - start
-            ideal = i + m // 2 if p < m // 2 else i - m // 2
+            ideal = field.ideal(i)
             if ideal != j and 0 <= ideal < field.n and field.teams[ideal].club == a.club and a.club is not None:
                 text += f" Not the {_ordinal(ideal - start + 1)} of the group: same club."
     return text[:300]
