@@ -122,8 +122,7 @@ class Context:
         ctx = cls(info, records, settings, {t: Totals.of(recs) for t, recs in records.items()})
         for t, sums in ctx.totals.items():
             ctx.score[t] = sums.match_points
-            unplayed = sums.byes + len(info[t].absent_rounds)
-            ctx.adjusted[t] = sums.played_points + unplayed * settings.points_draw
+            ctx.adjusted[t] = sums.played_points + ctx.unplayed(t) * settings.points_draw
         return ctx
 
     def played(self, team: int) -> list[MatchRecord]:
