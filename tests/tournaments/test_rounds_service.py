@@ -230,3 +230,14 @@ def test_knockout_is_not_over_when_the_first_match_of_a_half_filled_round_finish
     finish(final, "ns")
     tournament.refresh_from_db()
     assert tournament.status == "finished"
+
+
+def test_knockout_first_round_byes_count_in_the_standings_at_once(django_capture_on_commit_callbacks):
+    from tournaments.models import Standing
+
+    tournament, teams = make_tournament(5, Tournament.Format.KNOCKOUT)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_pair(tournament=tournament)
+    points = dict(Standing.objects.filter(tournament=tournament).values_list("team_id", "match_points"))
+    assert points == {teams[0].pk: tournament.points_bye, teams[1].pk: tournament.points_bye,
+                      teams[2].pk: tournament.points_bye, teams[3].pk: 0, teams[4].pk: 0}

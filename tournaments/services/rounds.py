@@ -79,16 +79,17 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
                 raise Conflict("round_unfinished",
                                f"round {last.number} has {unfinished} unfinished matches; finish them or force")
         report({"stage": "loading", "round": next_number})
-        if tournament.format == Tournament.Format.SWISS:
-            pairings = _swiss(tournament, next_number, report)
-        elif tournament.format == Tournament.Format.ROUND_ROBIN:
-            pairings = _round_robin(tournament, next_number)
+        if tournament.format == Tournament.Format.KNOCKOUT:
+            rnd = _knockout_round(tournament, last, next_number)
         else:
-            return _knockout_round(tournament, last, next_number)
-        report({"stage": "saving", "round": next_number, "matches": len(pairings)})
-        rnd = _save_round(tournament, next_number, pairings)
-        if tournament.status == Tournament.Status.DRAFT:
-            Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+            if tournament.format == Tournament.Format.SWISS:
+                pairings = _swiss(tournament, next_number, report)
+            else:
+                pairings = _round_robin(tournament, next_number)
+            report({"stage": "saving", "round": next_number, "matches": len(pairings)})
+            rnd = _save_round(tournament, next_number, pairings)
+            if tournament.status == Tournament.Status.DRAFT:
+                Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
         # A new round's byes (and absences) count in the standings at once.
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
     return rnd
