@@ -13,7 +13,6 @@ from tournaments.models import Match, Round, TaskRecord
 from tournaments.selectors_standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
 
-from ..exceptions import conflict
 from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
@@ -47,16 +46,9 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         tournament = self.get_tournament()
         body = RoundPairRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        force = body.validated_data["force"]
-        # Answer at once what the worker would refuse anyway: the contract's 409s.
-        if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
-                                     status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
-            raise conflict("pairing_in_progress", "a pairing of this tournament is already under way")
-        last = tournament.round_set.order_by("-number").first()
-        if last is not None and not force and last.matches.exclude(status=Match.Status.FINISHED).exists():
-            raise conflict("round_unfinished", f"round {last.number} is paired and not finished; "
-                                               "finish its matches or send force")
-        record = round_pair_request(tournament=tournament, force=force, user=request.user)
+        # The contract's 409s (a pairing under way, an unfinished round) are answered at once.
+        record = round_pair_request(tournament=tournament, force=body.validated_data["force"], user=request.user,
+                                    refuse_at_once=True)
         url = request.build_absolute_uri(reverse("api:task-detail", kwargs={"task_id": str(record.id)}))
         return Response({"task": str(record.id), "status_url": url}, status=status.HTTP_202_ACCEPTED,
                         headers={"Location": url})

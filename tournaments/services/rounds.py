@@ -227,20 +227,41 @@ def _knockout_advance_locked(tournament: Tournament, match: Match) -> Match | No
     return created
 
 
-def round_pair_request(*, tournament: Tournament, force: bool = False, user=None) -> TaskRecord:
-    """Record a request to pair the next round and queue ``round_pair_task`` on commit; the API answers 202."""
+def round_pair_request(*, tournament: Tournament, force: bool = False, user=None,
+                       refuse_at_once: bool = False) -> TaskRecord:
+    """Record a request to pair the next round and queue ``round_pair_task`` on commit; the API answers 202.
+
+    With ``refuse_at_once`` (the API), refuse now (``Conflict``) a request while another pairing of the
+    tournament is under way (``pairing_in_progress``) and what the worker would refuse anyway
+    (``round_unfinished``); without it the request is recorded and the worker reports the refusal.
+    """
     from tournaments.tasks import round_pair_task
 
-    last = Round.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
-    number = (last or 0) + 1
-    record = TaskRecord.objects.create(
-        id=uuid.uuid4(), kind=TaskRecord.Kind.ROUND_PAIR, tournament=tournament,
-        params={"number": number, "force": force},
-        created_by=user if getattr(user, "is_authenticated", False) else None,
-    )
-    transaction.on_commit(lambda: round_pair_task.apply_async(
-        (tournament.pk,), {"number": number, "force": force}, task_id=str(record.id)))
+    with transaction.atomic():
+        if refuse_at_once:
+            _round_pair_refusals(tournament, force=force)
+        last = Round.objects.filter(tournament=tournament).order_by("-number").values_list(
+            "number", flat=True).first()
+        number = (last or 0) + 1
+        record = TaskRecord.objects.create(
+            id=uuid.uuid4(), kind=TaskRecord.Kind.ROUND_PAIR, tournament=tournament,
+            params={"number": number, "force": force},
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        transaction.on_commit(lambda: round_pair_task.apply_async(
+            (tournament.pk,), {"number": number, "force": force}, task_id=str(record.id)))
     return record
+
+
+def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
+    """Refuse a pair request while a pairing is under way, or while the last round is unfinished (unless forced)."""
+    if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
+                                 status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
+        raise Conflict("pairing_in_progress", "a pairing of this tournament is already under way")
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if last is not None and not force and last.matches.exclude(status=Match.Status.FINISHED).exists():
+        raise Conflict("round_unfinished", f"round {last.number} is paired and not finished; "
+                                           "finish its matches or send force")
 
 
 def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:
