@@ -110,13 +110,7 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         return EntryUpdateSerializer if self.action == "partial_update" else EntrySerializer
 
     def perform_create(self, serializer):
-        tournament = self.get_tournament()
-        if tournament.status == Tournament.Status.FINISHED:
-            raise conflict("tournament_finished", "the tournament is finished")
-        team = serializer.validated_data["team"]
-        if tournament.entries.filter(team=team, withdrawn=False).exists():
-            raise conflict("already_entered", f"{team} is already entered")
-        serializer.instance = entry_add_late(tournament=tournament, team=team,
+        serializer.instance = entry_add_late(tournament=self.get_tournament(), team=serializer.validated_data["team"],
                                              seed=serializer.validated_data.get("seed"), user=self.request.user)
 
     def update(self, request, *args, **kwargs):
@@ -125,6 +119,4 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         return response
 
     def perform_destroy(self, instance):
-        if instance.withdrawn:
-            raise conflict("already_withdrawn", f"{instance.team} has already withdrawn")
         entry_withdraw(entry=instance, user=self.request.user)

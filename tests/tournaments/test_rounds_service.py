@@ -277,3 +277,40 @@ def test_pair_request_without_refuse_at_once_leaves_the_refusal_to_the_worker():
     first = round_pair_request(tournament=tournament)
     second = round_pair_request(tournament=tournament)
     assert first.params["number"] == second.params["number"] == 2
+
+
+def test_late_entry_refuses_a_finished_tournament_a_team_entered_and_a_team_withdrawn():
+    tournament, teams = make_tournament(4)
+    with pytest.raises(Conflict) as refused:
+        entry_add_late(tournament=tournament, team=teams[0])
+    assert refused.value.code == "already_entered" and refused.value.status == 409
+    entry_withdraw(entry=Entry.objects.get(tournament=tournament, team=teams[0]))
+    with pytest.raises(Conflict) as refused:
+        entry_add_late(tournament=tournament, team=teams[0])
+    assert refused.value.code == "entry_withdrawn"
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(Conflict) as refused:
+        entry_add_late(tournament=tournament, team=TeamFactory())
+    assert refused.value.code == "tournament_finished" and refused.value.status == 409
+    assert Entry.objects.filter(tournament=tournament).count() == 4
+
+
+def test_a_team_entered_is_refused_before_late_entries_are_closed():
+    rr, teams = make_tournament(4, Tournament.Format.ROUND_ROBIN)
+    round_pair(tournament=rr)
+    with pytest.raises(Conflict) as refused:
+        entry_add_late(tournament=rr, team=teams[1])
+    assert refused.value.code == "already_entered"
+    with pytest.raises(ServiceError) as refused:
+        entry_add_late(tournament=rr, team=TeamFactory())
+    assert refused.value.code == "late_entry_closed" and refused.value.status == 400
+
+
+def test_withdrawing_twice_is_refused():
+    tournament, teams = make_tournament(4)
+    entry = Entry.objects.get(tournament=tournament, team=teams[0])
+    entry_withdraw(entry=entry)
+    with pytest.raises(Conflict) as refused:
+        entry_withdraw(entry=entry)
+    assert refused.value.code == "already_withdrawn" and refused.value.status == 409
+    assert str(teams[0]) in refused.value.message

@@ -265,9 +265,16 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
 
 
 def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:
-    """Enter a team, also after the first round of a Swiss (it starts on 0 points); closed for the other formats."""
+    """Enter a team, also after the first round of a Swiss (it starts on 0 points); closed for the other formats.
+
+    Refuses (``Conflict``) a finished tournament, a team already entered and a team that has withdrawn.
+    """
     with transaction.atomic():
         tournament = _locked(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict("tournament_finished", "the tournament is finished")
+        if Entry.objects.filter(tournament=tournament, team=team, withdrawn=False).exists():
+            raise Conflict("already_entered", f"{team} is already entered")
         started = Round.objects.filter(tournament=tournament).exists()
         if started and tournament.format != Tournament.Format.SWISS:
             raise ServiceError("late_entry_closed", "a round robin or knockout takes no entries once paired")
@@ -278,12 +285,15 @@ def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = Non
 
 
 def entry_withdraw(*, entry: Entry, user=None) -> Entry:
-    """Withdraw a team: it is not paired again, its played results stand, an unstarted match becomes a bye or walkover."""
+    """Withdraw a team: it is not paired again, its played results stand, an unstarted match becomes a bye or walkover.
+
+    Refuses (``Conflict``) an entry that has withdrawn already.
+    """
     with transaction.atomic():
         tournament = _locked(entry.tournament)
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
         if entry.withdrawn:
-            return entry
+            raise Conflict("already_withdrawn", f"{entry.team} has already withdrawn")
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         after = last.number if last else 0
         pending = (Match.objects.filter(round=last).filter(Q(ns_id=entry.team_id) | Q(ew_id=entry.team_id))
