@@ -5,6 +5,7 @@ from drf_standardized_errors.openapi_validation_errors import extend_validation_
 from rest_framework import viewsets
 
 from tournaments.models import Club, Player, Team
+from tournaments.services.clubs import club_create
 
 from ..filters import ClubFilter, PlayerFilter, TeamFilter
 from ..permissions import ClubMemberWrite, ClubWrite, require_club_manager
@@ -30,8 +31,7 @@ class ClubViewSet(viewsets.ModelViewSet):
     conflict_methods = ("DELETE",)
 
     def perform_create(self, serializer):
-        club = serializer.save()
-        club.managers.add(self.request.user)
+        serializer.instance = club_create(user=self.request.user, **serializer.validated_data)
 
 
 class _ClubMemberViewSet(viewsets.ModelViewSet):

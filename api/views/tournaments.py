@@ -1,31 +1,18 @@
 """Tournaments and their entries."""
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
-from django.utils.text import slugify
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 
 from tournaments.models import Entry, Tournament
 from tournaments.services.rounds import entry_add_late, entry_withdraw
+from tournaments.services.tournaments import tournament_create, tournament_delete, tournament_update
 
-from ..exceptions import conflict
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import TournamentOrganizerWrite, TournamentWrite, require_club_manager, visible_tournaments
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", int, OpenApiParameter.PATH, description="The tournament's id.")
-#: Fields that shape every match already played: frozen once a round exists.
-FROZEN_ONCE_PAIRED = ("variant", "format", "best_of", "options", "rounds", "double_round_robin")
-
-
-def _unique_slug(name: str) -> str:
-    base = (slugify(name) or "tournament")[:170]
-    slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
 
 
 @extend_schema_view(
@@ -51,24 +38,15 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer):
         require_club_manager(self.request.user, serializer, "hold a tournament in its name")
-        with transaction.atomic():
-            tournament = serializer.save(slug=_unique_slug(serializer.validated_data["name"]))
-            tournament.organizers.add(self.request.user)
+        serializer.instance = tournament_create(user=self.request.user, **serializer.validated_data)
 
     def perform_update(self, serializer):
         require_club_manager(self.request.user, serializer, "hold a tournament in its name")
-        tournament = serializer.instance
-        changed = [f for f in FROZEN_ONCE_PAIRED
-                   if f in serializer.validated_data and serializer.validated_data[f] != getattr(tournament, f)]
-        if changed and tournament.round_set.exists():
-            raise conflict("tournament_started",
-                           f"{', '.join(changed)} cannot change once a round is paired")
-        serializer.save()
+        serializer.instance = tournament_update(tournament=serializer.instance, user=self.request.user,
+                                                **serializer.validated_data)
 
     def perform_destroy(self, instance):
-        if instance.round_set.exists():
-            raise conflict("tournament_started", "a tournament with paired rounds cannot be deleted")
-        instance.delete()
+        tournament_delete(tournament=instance, user=self.request.user)
 
 
 class TournamentChildMixin:
