@@ -25,7 +25,7 @@ def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:
 
 
 def task_status(task_id) -> dict | None:
-    """A pairing task's state for GET /api/v1/tasks/{id}/: status, progress, result or error; None if unknown."""
+    """A pairing task's state for GET /api/v1/tasks/{id}/: status, progress, result, error (if failed); or None."""
     record = TaskRecord.objects.filter(pk=task_id).first()
     if record is None:
         return None
@@ -41,6 +41,9 @@ def task_status(task_id) -> dict | None:
                 progress = result.info
         except Exception:  # no result backend reachable: the status alone is still right
             progress = None
+    error = None
+    if record.status == TaskRecord.Status.FAILED:  # a failure recorded without its reason still says it failed
+        error = record.error or {"code": "error", "detail": "The task failed.", "attr": None}
     return {"id": str(record.id), "kind": record.kind, "tournament": record.tournament_id,
-            "status": record.status, "progress": progress, "result": record.result, "error": record.error,
+            "status": record.status, "progress": progress, "result": record.result, "error": error,
             "created_at": record.created_at, "updated_at": record.updated_at}

@@ -79,12 +79,9 @@ class TaskView(APIView):
         if number is not None:
             round_url = request.build_absolute_uri(reverse(
                 "api:round-detail", kwargs={"tournament_id": tournament.pk, "number": number}))
-        error = info["error"] if info["status"] == TaskRecord.Status.FAILED else None
         data = {
             "task": info["id"], "kind": info["kind"], "tournament": tournament.pk, "status": info["status"],
-            "progress": info["progress"], "round": round_url, "round_number": number,
-            "error": error or ({"code": "error", "detail": "The task failed.", "attr": None}
-                               if info["status"] == TaskRecord.Status.FAILED else None),
+            "progress": info["progress"], "round": round_url, "round_number": number, "error": info["error"],
             "created_at": info["created_at"], "updated_at": info["updated_at"],
         }
         return Response(TaskStatusSerializer(data).data)

@@ -1,5 +1,7 @@
 """Pairing rounds through the services: Swiss, round robin, knockout, withdrawals, late entries, manual changes."""
 
+import uuid
+
 import pytest
 
 from tests.factories import ClubFactory, EntryFactory, TeamFactory, TournamentFactory
@@ -314,3 +316,13 @@ def test_withdrawing_twice_is_refused():
         entry_withdraw(entry=entry)
     assert refused.value.code == "already_withdrawn" and refused.value.status == 409
     assert str(teams[0]) in refused.value.message
+
+
+def test_task_status_gives_a_failed_task_an_error_and_no_other_task_one():
+    tournament, _ = make_tournament(2)
+    failed = TaskRecord.objects.create(id=uuid.uuid4(), kind=TaskRecord.Kind.ROUND_PAIR, tournament=tournament,
+                                       status=TaskRecord.Status.FAILED)
+    assert task_status(failed.pk)["error"] == {"code": "error", "detail": "The task failed.", "attr": None}
+    running = TaskRecord.objects.create(id=uuid.uuid4(), kind=TaskRecord.Kind.ROUND_PAIR, tournament=tournament,
+                                        status=TaskRecord.Status.RUNNING, error={"code": "stale"})
+    assert task_status(running.pk)["error"] is None
