@@ -47,8 +47,7 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         body = RoundPairRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         # The contract's 409s (a pairing under way, an unfinished round) are answered at once.
-        record = round_pair_request(tournament=tournament, force=body.validated_data["force"], user=request.user,
-                                    refuse_at_once=True)
+        record = round_pair_request(tournament=tournament, force=body.validated_data["force"], user=request.user)
         url = request.build_absolute_uri(reverse("api:task-detail", kwargs={"task_id": str(record.id)}))
         return Response({"task": str(record.id), "status_url": url}, status=status.HTTP_202_ACCEPTED,
                         headers={"Location": url})

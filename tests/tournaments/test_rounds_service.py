@@ -206,7 +206,7 @@ def test_pair_request_runs_the_task(django_capture_on_commit_callbacks):
     status = task_status(record.id)
     assert status["status"] == "succeeded" and status["result"]["round"] == 1
     with django_capture_on_commit_callbacks(execute=True):
-        again = round_pair_request(tournament=tournament)
+        again = round_pair_request(tournament=tournament, refuse_at_once=False)  # the worker refuses it
     failed = task_status(again.id)
     assert failed["status"] == "failed" and failed["error"]["code"] == "round_unfinished"
     assert TaskRecord.objects.count() == 2
@@ -247,37 +247,37 @@ def test_knockout_first_round_byes_count_in_the_standings_at_once(django_capture
 
 def test_pair_request_refused_at_once_while_a_pairing_is_under_way():
     tournament, _ = make_tournament(4)
-    first = round_pair_request(tournament=tournament, refuse_at_once=True)  # on_commit never runs here: pending
+    first = round_pair_request(tournament=tournament)  # on_commit never runs here: pending
     with pytest.raises(Conflict) as refused:
-        round_pair_request(tournament=tournament, refuse_at_once=True)
+        round_pair_request(tournament=tournament)
     assert refused.value.code == "pairing_in_progress" and refused.value.status == 409
     assert list(TaskRecord.objects.values_list("pk", flat=True)) == [first.pk]
     TaskRecord.objects.filter(pk=first.pk).update(status=TaskRecord.Status.RUNNING)
     with pytest.raises(Conflict):
-        round_pair_request(tournament=tournament, refuse_at_once=True)
+        round_pair_request(tournament=tournament)
     TaskRecord.objects.filter(pk=first.pk).update(status=TaskRecord.Status.FAILED)
-    assert round_pair_request(tournament=tournament, refuse_at_once=True).params["number"] == 1
+    assert round_pair_request(tournament=tournament).params["number"] == 1
 
 
 def test_pair_request_refused_at_once_while_the_last_round_is_unfinished():
     tournament, _ = make_tournament(4)
     r1 = round_pair(tournament=tournament)
     with pytest.raises(Conflict) as refused:
-        round_pair_request(tournament=tournament, refuse_at_once=True)
+        round_pair_request(tournament=tournament)
     assert refused.value.code == "round_unfinished" and refused.value.status == 409
     assert not TaskRecord.objects.exists()
-    forced = round_pair_request(tournament=tournament, force=True, refuse_at_once=True)
+    forced = round_pair_request(tournament=tournament, force=True)
     assert forced.params == {"number": 2, "force": True}
     TaskRecord.objects.all().delete()
     finish_round(r1)
-    assert round_pair_request(tournament=tournament, refuse_at_once=True).params["number"] == 2
+    assert round_pair_request(tournament=tournament).params["number"] == 2
 
 
 def test_pair_request_without_refuse_at_once_leaves_the_refusal_to_the_worker():
     tournament, _ = make_tournament(4)
     round_pair(tournament=tournament)
-    first = round_pair_request(tournament=tournament)
-    second = round_pair_request(tournament=tournament)
+    first = round_pair_request(tournament=tournament, refuse_at_once=False)
+    second = round_pair_request(tournament=tournament, refuse_at_once=False)
     assert first.params["number"] == second.params["number"] == 2
 
 

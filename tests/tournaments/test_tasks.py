@@ -81,8 +81,9 @@ def wait_for(predicate, timeout=30.0):
 
 def test_two_pair_requests_at_once_make_one_round(worker):
     tournament, _ = make_tournament(41)
-    first = round_pair_request(tournament=tournament)
-    second = round_pair_request(tournament=tournament)  # before the first ran: both ask for round 1
+    # Two requests that raced past the request-time checks (they take no lock): both ask for round 1.
+    first = round_pair_request(tournament=tournament, refuse_at_once=False)
+    second = round_pair_request(tournament=tournament, refuse_at_once=False)
     assert first.params["number"] == second.params["number"] == 1
     assert wait_for(lambda: TaskRecord.objects.filter(
         pk__in=[first.pk, second.pk], status__in=["succeeded", "failed"]).count() == 2)
@@ -98,7 +99,7 @@ def test_two_pair_requests_at_once_make_one_round(worker):
 def test_pairing_refusal_is_reported_as_failed(worker):
     tournament, _ = make_tournament(6)
     round_pair(tournament=tournament)
-    record = round_pair_request(tournament=tournament)  # round 1 is unfinished
+    record = round_pair_request(tournament=tournament, refuse_at_once=False)  # round 1 unfinished: the worker says so
     assert wait_for(lambda: TaskRecord.objects.get(pk=record.pk).status == "failed")
     status = task_status(record.pk)
     assert status["error"]["code"] == "round_unfinished"

@@ -228,12 +228,14 @@ def _knockout_advance_locked(tournament: Tournament, match: Match) -> Match | No
 
 
 def round_pair_request(*, tournament: Tournament, force: bool = False, user=None,
-                       refuse_at_once: bool = False) -> TaskRecord:
+                       refuse_at_once: bool = True) -> TaskRecord:
     """Record a request to pair the next round and queue ``round_pair_task`` on commit; the API answers 202.
 
-    With ``refuse_at_once`` (the API), refuse now (``Conflict``) a request while another pairing of the
-    tournament is under way (``pairing_in_progress``) and what the worker would refuse anyway
-    (``round_unfinished``); without it the request is recorded and the worker reports the refusal.
+    Refuses now (``Conflict``) a request while another pairing of the tournament is under way
+    (``pairing_in_progress``) and what the worker would refuse anyway (``round_unfinished``). These
+    checks take no lock, so two requests can still pass them at once: the worker stays the authority
+    (one round, both tasks succeed). ``refuse_at_once=False`` records the request unchecked, which is
+    how tests reproduce that race and the worker's own refusals.
     """
     from tournaments.tasks import round_pair_task
 
