@@ -20,7 +20,21 @@ from tournaments.admin_forms import (
     TournamentAdminForm,
     form_hand_data,
 )
-from tournaments.models import Club, Entry, Game, Hand, Match, Player, Round, Standing, Team, Tournament
+from tournaments.models import (
+    Club,
+    Entry,
+    ForbiddenPair,
+    Game,
+    Hand,
+    Match,
+    Player,
+    Round,
+    Standing,
+    StandingsSnapshot,
+    TaskRecord,
+    Team,
+    Tournament,
+)
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
@@ -357,6 +371,42 @@ class StandingAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # computed by the standings worker
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ForbiddenPair)
+class ForbiddenPairAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "team_a", "team_b", "reason", "created_at")
+    list_filter = ("tournament",)
+    search_fields = ("team_a__name", "team_b__name", "tournament__name", "reason")
+    autocomplete_fields = ("tournament", "team_a", "team_b")
+    list_select_related = ("tournament", "team_a", "team_b")
+
+
+@admin.register(StandingsSnapshot)
+class StandingsSnapshotAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "computed_at", "duration_ms")
+    search_fields = ("tournament__name",)
+    list_select_related = ("tournament",)
+
+    def has_add_permission(self, request):
+        return False  # written by the standings worker
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TaskRecord)
+class TaskRecordAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "tournament", "status", "created_by", "created_at", "updated_at")
+    list_filter = ("kind", "status", "tournament")
+    search_fields = ("id", "tournament__name")
+    list_select_related = ("tournament", "created_by")
+
+    def has_add_permission(self, request):
+        return False  # recorded by a pair request (API)
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -410,6 +410,11 @@ class ForbiddenPair(models.Model):
             models.CheckConstraint(condition=Q(team_a__lt=F("team_b")), name="forbidden_pair_ordered"),
         ]
 
+    def clean(self):
+        """Put the pair in the order the database keeps it (smaller team id first), whichever way it was typed."""
+        if self.team_a_id and self.team_b_id and self.team_a_id > self.team_b_id:
+            self.team_a_id, self.team_b_id = self.team_b_id, self.team_a_id
+
 
 class StandingsSnapshot(models.Model):
     """When a tournament's saved standings were computed, with its club standings; one per tournament."""

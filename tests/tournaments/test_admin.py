@@ -13,8 +13,8 @@ from django.test import RequestFactory
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from tests.factories import MatchFactory, TournamentFactory
-from tournaments.models import Game, Hand, Match
+from tests.factories import MatchFactory, TeamFactory, TournamentFactory
+from tournaments.models import ForbiddenPair, Game, Hand, Match
 from tournaments.services.hand_data import engine_hands, game_settings
 from tournaments.services.hands import hand_enter
 
@@ -251,3 +251,13 @@ def test_start_next_game_refuses_a_decided_match_with_the_engines_code(admin_cli
     assert response.status_code == 200
     assert "[game_over]" in response.content.decode()
     assert match.games.count() == 2
+
+
+def test_a_forbidden_pair_typed_either_way_round_is_stored_in_order(admin_client):
+    tournament = TournamentFactory()
+    low, high = sorted([TeamFactory(), TeamFactory()], key=lambda t: t.pk)
+    response = admin_client.post("/admin/tournaments/forbiddenpair/add/", {
+        "tournament": tournament.pk, "team_a": high.pk, "team_b": low.pk, "reason": "brothers"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    pair = ForbiddenPair.objects.get()
+    assert (pair.team_a_id, pair.team_b_id) == (low.pk, high.pk)
