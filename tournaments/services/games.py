@@ -5,6 +5,8 @@ from django.db import transaction
 
 from tournaments.models import Game, Match, Round
 from tournaments.services.errors import Conflict
+from tournaments.services.hand_data import game_settings
+
 
 def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
     return scoring.RuleViolation([scoring.Violation(code=code, field=field, message=message)])
@@ -60,7 +62,6 @@ def game_start(*, match: Match, first_dealer: str, favourite: str = "", albur: s
 
 
 def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "") -> Game:
-    tournament = match.round.tournament
     if match.is_bye:
         raise _violation("game_over", "match", "a bye has no games to play")
     if match.status == Match.Status.FINISHED:
@@ -69,17 +70,14 @@ def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", 
     last = match.games.order_by("-number").first()
     if last is not None and last.status != Game.Status.FINISHED:
         raise Conflict("game_in_progress", f"game {last.number} of this match is still being played")
+    game = Game(match=match, number=(last.number + 1) if last else 1, first_dealer=first_dealer,
+                favourite=favourite, albur=albur)
     # The engine validates the game's draws (first dealer, favourite suit, albur) and folds the empty
     # game: the albur's points and the first dealer.
-    folded = scoring.fold_game(
-        scoring.GameSettings(variant=tournament.variant, options=tournament.options or {},
-                             first_dealer=first_dealer, favourite=favourite or None, albur=albur or None),
-        [],
-    )
-    game = Game.objects.create(
-        match=match, number=(last.number + 1) if last else 1, first_dealer=first_dealer,
-        favourite=favourite, albur=albur, total_ns=folded.totals["ns"], total_ew=folded.totals["ew"],
-        next_dealer=folded.next_dealer or first_dealer, next_multiplier=folded.next_multiplier,
-    )
+    folded = scoring.fold_game(game_settings(game), [])
+    game.total_ns, game.total_ew = folded.totals["ns"], folded.totals["ew"]
+    game.next_dealer = folded.next_dealer or first_dealer
+    game.next_multiplier = folded.next_multiplier
+    game.save()
     match_refresh_result(match)  # status, round status and game points (an albur scores before any hand)
     return game
