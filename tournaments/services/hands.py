@@ -45,9 +45,14 @@ def _store_game(game: Game, folded: scoring.GameResult) -> None:
                              "tie_pending", "updated_at"])
 
 
-def _save_hand(hand: Hand, user, reason: str, update_fields: list[str] | None = None) -> None:
+def _audit(hand: Hand, user, reason: str) -> None:
+    """Tell the history record of the hand's next save or delete who made it and why."""
     hand._history_user = user if getattr(user, "is_authenticated", False) else None
     hand._change_reason = reason
+
+
+def _save_hand(hand: Hand, user, reason: str, update_fields: list[str] | None = None) -> None:
+    _audit(hand, user, reason)
     if update_fields is None:
         hand.save()
     else:
@@ -154,8 +159,7 @@ def hand_delete_last(*, hand: Hand, user=None) -> None:
                        f"game {game.number + 1} has hands; delete them before hand {hand.number} of game {game.number}")
     for g in later:
         g.delete()
-    hand._history_user = user if getattr(user, "is_authenticated", False) else None
-    hand._change_reason = "deleted"
+    _audit(hand, user, "deleted")
     hand.delete()
     rows = list(game.hands.order_by("number"))
     _store_game(game, _fold(game, engine_hands(rows)))
