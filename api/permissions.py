@@ -46,34 +46,28 @@ def visible_hands(user) -> QuerySet:
     return Hand.objects.filter(game__match__round__tournament__in=visible_tournaments(user))
 
 
-def is_club_manager(user, club_id) -> bool:
-    """Tell whether ``user`` is staff or a manager of the club."""
+def _staff_or_listed(user, through, **keys) -> bool:
+    """Tell whether ``user`` is staff or listed in the many-to-many table ``through`` under ``keys``."""
     user = _user(user)
     if user is None:
         return False
-    if user.is_staff:
-        return True
-    return club_id is not None and Club.managers.through.objects.filter(club_id=club_id, user_id=user.pk).exists()
+    return user.is_staff or through.objects.filter(user_id=user.pk, **keys).exists()
+
+
+def is_club_manager(user, club_id) -> bool:
+    """Tell whether ``user`` is staff or a manager of the club."""
+    return _staff_or_listed(user, Club.managers.through, club_id=club_id)
 
 
 def is_organizer(user, tournament_id) -> bool:
     """Tell whether ``user`` is staff or an organizer of the tournament."""
-    user = _user(user)
-    if user is None:
-        return False
-    if user.is_staff:
-        return True
-    return Tournament.organizers.through.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+    return _staff_or_listed(user, Tournament.organizers.through, tournament_id=tournament_id)
 
 
 def can_keep_score(user, tournament_id) -> bool:
     """Tell whether ``user`` is staff, an organizer or a scorekeeper of the tournament."""
-    user = _user(user)
-    if user is None:
-        return False
-    if is_organizer(user, tournament_id):
-        return True
-    return Tournament.scorekeepers.through.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+    return (is_organizer(user, tournament_id)
+            or _staff_or_listed(user, Tournament.scorekeepers.through, tournament_id=tournament_id))
 
 
 def require_club_manager(user, serializer, action: str = "do this") -> None:

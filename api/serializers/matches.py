@@ -99,19 +99,15 @@ class TournamentRefSerializer(serializers.Serializer):
     variant = serializers.CharField()
 
 
-class ScoreboardSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+class ScoreboardSerializer(MatchStateSerializer):
+    """The match scoreboard: where the match stands (as in a hand's answer), its teams and every game."""
+
     tournament = TournamentRefSerializer()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     ns = TeamRefSerializer()
     ew = TeamRefSerializer(allow_null=True, help_text="Null for a bye.")
     best_of = serializers.IntegerField()
-    games_won = SideIntsSerializer()
-    winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
-    status = serializers.ChoiceField(choices=Match.Status.choices)
-    next_dealer = serializers.ChoiceField(choices=SEATS, allow_null=True)
-    tie_pending = serializers.BooleanField()
     next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
     current_game = serializers.IntegerField(allow_null=True)
     updated_at = serializers.DateTimeField()
