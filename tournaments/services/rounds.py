@@ -73,11 +73,8 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
                 return existing
             if number != next_number:
                 raise Conflict("round_number", f"the next round is {next_number}, not {number}", "number")
-        if last is not None and not force:
-            unfinished = last.matches.exclude(status=Match.Status.FINISHED).count()
-            if unfinished:
-                raise Conflict("round_unfinished",
-                               f"round {last.number} has {unfinished} unfinished matches; finish them or force")
+        if not force:
+            _refuse_unfinished(last)
         report({"stage": "loading", "round": next_number})
         if tournament.format == Tournament.Format.KNOCKOUT:
             rnd = _knockout_round(tournament, last, next_number)
@@ -260,10 +257,18 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
     if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
                                  status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
         raise Conflict("pairing_in_progress", "a pairing of this tournament is already under way")
-    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    if last is not None and not force and last.matches.exclude(status=Match.Status.FINISHED).exists():
-        raise Conflict("round_unfinished", f"round {last.number} is paired and not finished; "
-                                           "finish its matches or send force")
+    if not force:
+        _refuse_unfinished(Round.objects.filter(tournament=tournament).order_by("-number").first())
+
+
+def _refuse_unfinished(last: Round | None) -> None:
+    """Refuse (``Conflict``) to pair after a round that still has unfinished matches."""
+    if last is None:
+        return
+    unfinished = last.matches.exclude(status=Match.Status.FINISHED).count()
+    if unfinished:
+        raise Conflict("round_unfinished",
+                       f"round {last.number} has {unfinished} unfinished matches; finish them or send force")
 
 
 def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:
