@@ -85,8 +85,8 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
                 pairings = _round_robin(tournament, next_number)
             report({"stage": "saving", "round": next_number, "matches": len(pairings)})
             rnd = _save_round(tournament, next_number, pairings)
-            if tournament.status == Tournament.Status.DRAFT:
-                Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
+            status=Tournament.Status.RUNNING)
         # A new round's byes (and absences) count in the standings at once.
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
     return rnd
@@ -167,8 +167,6 @@ def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> 
         rnd = _save_round(tournament, 1, knockout.first_round([e.team_id for e in active]))
         for bye in rnd.matches.filter(ew=None):  # byes are decided already: their winners advance now
             _knockout_advance_locked(tournament, bye)
-        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
-            status=Tournament.Status.RUNNING)
         return rnd
     if _knockout_tables(tournament, last.number) <= 1:
         raise ServiceError("tournament_over", "the final has been played")
@@ -204,7 +202,7 @@ def _knockout_advance_locked(tournament: Tournament, match: Match) -> Match | No
         if _winner(match) is not None:
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         return None
-    table, side = knockout.next_slot(match.table)
+    table, _ = knockout.next_slot(match.table)
     up, down = knockout.feeders(table)
     feeders = {m.table: m for m in rnd.matches.filter(table__in=(up, down))}
     winners = {t: _winner(m) for t, m in feeders.items() if m.status == Match.Status.FINISHED}
