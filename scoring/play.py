@@ -93,7 +93,7 @@ def run_play(rules: Rules, dealer: str, trump_suit: int | None, masks: Mapping[s
              cards: Sequence[str], field_name: str = "cards") -> PlayResult:
     """Play ``cards`` out of a valid deal and report tricks, points and the first illegal card."""
     deck = rules.deck
-    index, suit_of, points, codes = deck.index, deck.suit_of, deck.points, deck.codes
+    index, suit_of, points = deck.index, deck.suit_of, deck.points
     order, side = rules.order, rules.side_index
     n = len(order)
     trick_points = rules.variant.trick_points

@@ -179,10 +179,6 @@ class Variant:
         """Return the seat after ``seat`` in the direction of play."""
         return self.rules(options).next_seat[seat]
 
-    def side_of(self, seat: str) -> str:
-        """Return the side ("ns"/"ew") of a seat."""
-        return SEAT_SIDE[seat]
-
     def to_dict(self) -> dict:
         """Return the JSON description of GET /api/v1/variants/{slug}/."""
         return {
