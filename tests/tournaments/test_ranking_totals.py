@@ -6,11 +6,12 @@ every metric is checked against a plain sum over the team's records, as the FIDE
 """
 
 import random
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.ranking import METRICS, MatchRecord, PointsSettings, TeamInfo, compute_standings
+from tournaments.ranking import METRICS, MatchRecord, PointsSettings, TeamInfo, club_standings, compute_standings
 from tournaments.ranking.metrics import Context
 
 
@@ -80,3 +81,57 @@ def test_totals_and_metrics_match_their_definitions(seed, n_teams, n_rounds):
         assert (row.match_points, row.games_won, row.games_lost, row.points_for, row.points_against) == (
             sum(r.points for r in recs), sum(r.games_won for r in recs), sum(r.games_lost for r in recs),
             sum(r.points_for for r in recs), sum(r.points_against for r in recs))
+
+
+def reference_order(teams, results, names, s):
+    """The ranking by splitting the tied groups one metric at a time (the definition), as (team, rank) pairs."""
+    ctx = Context.build(teams, results, s)
+    out = []
+
+    def split(group, level):
+        if len(group) == 1 or level == len(names):
+            rank = len(out) + 1
+            seed = {t.team: (t.seed if t.seed is not None else 1 << 30) for t in teams}
+            out.extend((t, rank) for t in sorted(group, key=lambda t: (seed[t], t)))
+            return
+        m = METRICS[names[level]]
+        value = {t: (m.fn(t, ctx, frozenset(group)) if m.group else m.fn(t, ctx)) * (1 if m.higher_is_better else -1)
+                 for t in group}
+        for v in sorted(set(value.values()), reverse=True):
+            split([t for t in group if value[t] == v], level + 1)
+
+    split([t.team for t in teams], 0)
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 16), st.integers(0, 6),
+       st.lists(st.sampled_from(sorted(METRICS)), min_size=1, max_size=6, unique=True))
+def test_the_order_is_the_metrics_one_after_the_other(seed, n_teams, n_rounds, names):
+    teams, results = tournament(seed, n_teams, n_rounds)
+    s = PointsSettings(points_win=2, points_draw=1, points_bye=2)
+    rows = compute_standings(teams, results, metrics=names, settings=s)
+    assert [(r.team, r.rank) for r in rows] == reference_order(teams, results, names, s)
+    assert [r.position for r in rows] == list(range(1, len(rows) + 1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 16), st.integers(0, 6), st.integers(1, 5), st.integers(0, 3))
+def test_club_standings_are_the_exact_average_of_the_teams_shares(seed, n_teams, n_rounds, n_clubs, win):
+    teams, results = tournament(seed, n_teams, n_rounds)
+    s = PointsSettings(points_win=win, points_draw=min(1, win), points_bye=win)
+    rows = compute_standings(teams, results, settings=s)
+    rng = random.Random(seed)
+    clubs = {t.team: rng.choice([None, *range(1, n_clubs + 1)]) for t in teams}
+    shares: dict[int, list[Fraction]] = {}
+    for row in rows:
+        rounds = row.played + row.byes
+        if clubs[row.team] is not None and rounds and win:
+            shares.setdefault(clubs[row.team], []).append(Fraction(row.match_points, rounds * win))
+    average = {club: sum(f) / len(f) for club, f in shares.items()}
+    got = club_standings(rows, clubs, s)
+    assert [c.club for c in got] == sorted(average, key=lambda c: (-average[c], c))
+    for c in got:
+        assert c.teams == len(shares[c.club])
+        assert c.percentage == round(float(average[c.club] * 100), 2)
+        assert c.rank == 1 + sum(a > average[c.club] for a in average.values())

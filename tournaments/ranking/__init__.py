@@ -3,8 +3,8 @@
 Pure Python over plain values, no Django: ``tournaments.services.standings`` loads the rows.
 """
 
-from .metrics import DEFAULT_METRICS, METRICS, MatchRecord, PointsSettings, TeamInfo
-from .standings import ClubRow, StandingRow, club_standings, compute_standings, resolve_metrics
+from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, PointsSettings, TeamInfo
+from .standings import ClubRow, StandingRow, club_standings, compute_standings, rank_standings, resolve_metrics
 
-__all__ = ["DEFAULT_METRICS", "METRICS", "MatchRecord", "PointsSettings", "TeamInfo", "ClubRow", "StandingRow",
-           "club_standings", "compute_standings", "resolve_metrics"]
+__all__ = ["DEFAULT_METRICS", "METRICS", "Context", "MatchRecord", "PointsSettings", "TeamInfo", "ClubRow",
+           "StandingRow", "club_standings", "compute_standings", "rank_standings", "resolve_metrics"]

@@ -27,7 +27,7 @@ it (twice the classic value with 2/1/0 points), which orders teams the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
@@ -96,6 +96,9 @@ class Totals:
                    games_lost=sum(games_lost), points_for=sum(points_for), points_against=sum(points_against))
 
 
+_by_round = attrgetter("round")
+
+
 @dataclass
 class Context:
     """Everything the metrics read, precomputed once per standings computation."""
@@ -106,6 +109,7 @@ class Context:
     totals: dict[int, Totals] = field(default_factory=dict)
     score: dict[int, int] = field(default_factory=dict)
     adjusted: dict[int, int] = field(default_factory=dict)
+    opponents: dict[int, list[int]] = field(default_factory=dict)  # the teams met over the table, in round order
 
     @classmethod
     def build(cls, teams, results, settings: PointsSettings) -> Context:
@@ -116,14 +120,40 @@ class Context:
             recs = records.get(r.team)
             if recs is not None:
                 recs.append(r)
-        by_round = attrgetter("round")
-        for recs in records.values():
-            recs.sort(key=by_round)
-        ctx = cls(info, records, settings, {t: Totals.of(recs) for t, recs in records.items()})
-        for t, sums in ctx.totals.items():
-            ctx.score[t] = sums.match_points
-            ctx.adjusted[t] = sums.played_points + ctx.unplayed(t) * settings.points_draw
+        ctx = cls(info, records, settings)
+        for t in records:
+            ctx._sum(t)
         return ctx
+
+    def replace(self, old: Iterable[MatchRecord], new: Iterable[MatchRecord]) -> set[int]:
+        """Swap some results for others (a match's records before and after its result changed).
+
+        The teams' records, sums, scores and adjusted scores are brought up to date, exactly as
+        ``build`` would compute them from the new results; returns the teams whose records changed.
+        """
+        touched: set[int] = set()
+        for r in old:
+            recs = self.records.get(r.team)
+            if recs is not None:
+                recs.remove(r)
+                touched.add(r.team)
+        for r in new:
+            recs = self.records.get(r.team)
+            if recs is not None:
+                recs.append(r)
+                touched.add(r.team)
+        for t in touched:
+            self._sum(t)
+        return touched
+
+    def _sum(self, team: int) -> None:
+        """Sort a team's records by round and compute its totals, score and adjusted score."""
+        recs = self.records[team]
+        recs.sort(key=_by_round)
+        sums = self.totals[team] = Totals.of(recs)
+        self.opponents[team] = [r.opponent for r in recs if r.opponent is not None]
+        self.score[team] = sums.match_points
+        self.adjusted[team] = sums.played_points + self.unplayed(team) * self.settings.points_draw
 
     def played(self, team: int) -> list[MatchRecord]:
         return [r for r in self.records[team] if r.opponent is not None]
@@ -148,10 +178,6 @@ class Metric:
     higher_is_better: bool = True
     group: bool = False  # needs the tied group (direct encounter)
     label: str = ""
-
-    def key(self, value: int) -> int:
-        """A sort key, larger is better."""
-        return value if self.higher_is_better else -value
 
 
 METRICS: dict[str, Metric] = {}
@@ -237,8 +263,7 @@ def points_diff(team: int, ctx: Context) -> int:
 @metric("buchholz")
 def buchholz(team: int, ctx: Context) -> int:
     """Sum of the opponents' adjusted scores (own unplayed rounds: a dummy with the team's score)."""
-    opponents = sum(ctx.adjusted[r.opponent] for r in ctx.records[team] if r.opponent is not None)
-    return opponents + ctx.unplayed(team) * ctx.score[team]
+    return sum(map(ctx.adjusted.__getitem__, ctx.opponents[team])) + ctx.unplayed(team) * ctx.score[team]
 
 
 @metric("buchholz_cut1")

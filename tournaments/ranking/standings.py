@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
+from itertools import takewhile
+from math import lcm
 from operator import attrgetter
 
 from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, Metric, PointsSettings, TeamInfo, Totals
 
-__all__ = ["StandingRow", "ClubRow", "compute_standings", "club_standings", "resolve_metrics",
-           "MatchRecord", "TeamInfo", "PointsSettings"]
+__all__ = ["StandingRow", "ClubRow", "compute_standings", "rank_standings", "club_standings", "resolve_metrics",
+           "Context", "MatchRecord", "TeamInfo", "PointsSettings"]
 
 
 @dataclass(slots=True)
@@ -54,8 +55,12 @@ def compute_standings(
     settings: PointsSettings | None = None,
 ) -> list[StandingRow]:
     """Rank the teams by the metrics and return one row a team, in rank order."""
+    return rank_standings(Context.build(list(teams), results, settings or PointsSettings()), metrics)
+
+
+def rank_standings(ctx: Context, metrics: Sequence[str] | None = None) -> list[StandingRow]:
+    """Rank the teams of a built ``Context`` (see ``Context.replace`` to keep one up to date)."""
     chosen = resolve_metrics(metrics)
-    ctx = Context.build(list(teams), results, settings or PointsSettings())
     values: dict[str, dict[int, int]] = {}
     for m in chosen:
         if not m.group:
@@ -67,11 +72,15 @@ def compute_standings(
     if ctx.teams:
         _refine(list(ctx.teams), 0, chosen, values, ctx, ordered)
 
+    names = [m.name for m in chosen]
+    columns = [values[name] for name in names]
+    totals = ctx.totals
     rows: list[StandingRow] = []
     for tied in ordered:
         rank = len(rows) + 1
         for t in tied:
-            rows.append(_row(t, ctx, rank, len(rows) + 1, {m.name: values[m.name][t] for m in chosen}))
+            tiebreaks = dict(zip(names, [column[t] for column in columns]))
+            rows.append(StandingRow(*_totals(totals[t]), rank, len(rows) + 1, tiebreaks, team=t))
     return rows
 
 
@@ -79,10 +88,15 @@ def _refine(group: list[int], level: int, chosen: list[Metric], values: dict[str
             ordered: list[list[int]]) -> None:
     """Split a tied group by the metric of ``level`` (then the next ones); append its final groups to ``ordered``.
 
+    Metrics of single teams that follow one another are one lexicographic sort (the same order as
+    splitting by each in turn); a group metric is evaluated on the group still tied at its level.
     (A function of its own rather than a recursive closure: a closure that calls itself is a
     reference cycle, which would keep the whole context alive until the garbage collector runs.)
     """
-    if len(group) == 1 or level == len(chosen):
+    if len(group) == 1:
+        ordered.append(group)
+        return
+    if level == len(chosen):
         ordered.append(sorted(group, key=lambda t: (_seed(ctx.teams[t]), t)))
         return
     m = chosen[level]
@@ -90,12 +104,22 @@ def _refine(group: list[int], level: int, chosen: list[Metric], values: dict[str
         tied = frozenset(group)
         for t in group:
             values[m.name][t] = m.fn(t, ctx, tied)
-    vals = values[m.name]
-    group = sorted(group, key=lambda t: -m.key(vals[t]))
+        run = [m]
+    else:
+        run = list(takewhile(lambda x: not x.group, chosen[level:]))
+    columns = []  # one list a metric, each value signed so that larger is better
+    for x in run:
+        vals = values[x.name]
+        columns.append([vals[t] for t in group] if x.higher_is_better else [-vals[t] for t in group])
+    keys = dict(zip(group, zip(*columns)))
+    group = sorted(group, key=keys.__getitem__, reverse=True)
     start = 0
     for i in range(1, len(group) + 1):
-        if i == len(group) or vals[group[i]] != vals[group[start]]:
-            _refine(group[start:i], level + 1, chosen, values, ctx, ordered)
+        if i == len(group) or keys[group[i]] != keys[group[start]]:
+            if i - start == 1:
+                ordered.append([group[start]])  # alone: nothing more to split
+            else:
+                _refine(group[start:i], level + len(run), chosen, values, ctx, ordered)
             start = i
 
 
@@ -104,10 +128,6 @@ def _seed(info: TeamInfo) -> int:
 
 
 _totals = attrgetter(*Totals.__slots__)  # a Totals' values in field order, for StandingRow's first arguments
-
-
-def _row(team: int, ctx: Context, rank: int, position: int, tiebreaks: dict[str, int]) -> StandingRow:
-    return StandingRow(*_totals(ctx.totals[team]), rank, position, tiebreaks, team=team)
 
 
 def match_point_share(row: StandingRow, settings: PointsSettings) -> tuple[int, int] | None:
@@ -123,25 +143,33 @@ def club_standings(
 ) -> list[ClubRow]:
     """Each club's teams' average match-point percentage, best first; equal averages share a rank.
 
-    Exact: the shares of a club's teams with the same possible points are added as integers, then
-    as fractions (one a club and number of rounds rather than one a team).
+    Exact, in integers: a club's average is ``num / den`` with the shares of its teams brought to
+    a common denominator (the teams with the same number of rounds added first), and the clubs are
+    compared on their numerators brought to the denominator common to all clubs.
     """
     settings = settings or PointsSettings()
     per_club: dict[int, dict[int, int]] = {}  # club -> {possible points: points earned, summed}
     counts: dict[int, int] = {}
     for row in rows:
         club = clubs.get(row.team)
-        share = match_point_share(row, settings)
-        if club is None or share is None:
+        share = match_point_share(row, settings) if club is not None else None
+        if share is None:
             continue
         earned, possible = share
-        sums = per_club.setdefault(club, {})
+        sums = per_club.get(club)
+        if sums is None:
+            sums = per_club[club] = {}
         sums[possible] = sums.get(possible, 0) + earned
         counts[club] = counts.get(club, 0) + 1
-    averages = sorted(((sum(Fraction(e, p) for p, e in sums.items()) / counts[club], club, counts[club])
-                       for club, sums in per_club.items()), key=lambda x: (-x[0], x[1]))
+    averages = []  # (numerator, denominator, club)
+    for club, sums in per_club.items():
+        common = lcm(*sums)
+        averages.append((sum(e * (common // p) for p, e in sums.items()), common * counts[club], club))
+    denominator = lcm(*(den for _, den, _ in averages)) if averages else 1
+    keyed = sorted(((num * (denominator // den), num, den, club) for num, den, club in averages),
+                   key=lambda x: (-x[0], x[3]))
     out: list[ClubRow] = []
-    for i, (avg, club, n) in enumerate(averages):
-        rank = out[-1].rank if out and averages[i - 1][0] == avg else i + 1
-        out.append(ClubRow(club, rank, n, round(float(avg * 100), 2)))
+    for i, (key, num, den, club) in enumerate(keyed):
+        rank = out[-1].rank if out and keyed[i - 1][0] == key else i + 1
+        out.append(ClubRow(club, rank, counts[club], round(num * 100 / den, 2)))
     return out
