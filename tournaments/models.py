@@ -424,6 +424,24 @@ class StandingsSnapshot(models.Model):
     duration_ms = models.PositiveIntegerField(default=0)
     metrics = models.JSONField(default=list)
     clubs = models.JSONField(default=list, help_text="Club standings: club, rank, teams, percentage.")
+    generation = models.CharField(
+        max_length=32, blank=True, default="",
+        help_text="A random id written with every recompute: a worker that kept the inputs of the recompute "
+                  "with this id may start the next one from them.")
+
+
+class StandingsChange(models.Model):
+    """A committed change that may move a tournament's standings, not yet seen by a recompute.
+
+    Written by database triggers (migration 0005), so no path that changes the data (services,
+    admin, a bulk update, plain SQL) can skip it: a match row whose teams or result changed gives
+    its id; a round, an entry or an entered team's club gives no match (reload everything). The
+    standings recompute deletes a tournament's rows and reads what they name. Plain columns, not
+    foreign keys: the rows outlive what they name by a moment (a deleted match, a deleted round).
+    """
+
+    tournament_id = models.BigIntegerField(db_index=True)
+    match_id = models.BigIntegerField(null=True, blank=True, help_text="Empty: reload the whole tournament.")
 
 
 class TaskRecord(models.Model):

@@ -14,20 +14,33 @@ tournament row, so organizers' edits and the pairing (which locks that row) are 
 SQLite (the zero-setup run) there are no advisory locks, and none are needed: SQLite serialises
 writers. The rows are replaced whole inside that transaction, with the time they were computed.
 
-Reading and writing. A recompute reads the entries, the round numbers and the matches, nothing
-else: each match carries its games won and its game points (``Match.points_ns``/``points_ew``,
-kept by ``match_refresh_result`` with every hand), so no game or hand is read and nothing is
-cached between recomputes. It then reads the saved rows and writes only those whose values
-changed (after one result: the two teams, their opponents' Buchholz, the positions that moved).
+Reading. A full load reads the entries, the round numbers and the matches, nothing else: each
+match carries its games won and its game points (``Match.points_ns``/``points_ew``, kept by
+``match_refresh_result`` with every hand), so no game or hand is read. After one more result, a
+worker usually reads one match: database triggers (migration 0005) record every committed change
+that may move the standings in ``StandingsChange``; the recompute takes the tournament's rows
+under its lock and, when the inputs this process kept from the last recompute are still the
+current ones (the snapshot's random ``generation`` is the one it wrote), reads only the changed
+matches and applies them. Anything else (a new round, an entry, another process's recompute, a
+failed one, a restarted worker, standings rows written by anyone else) loads everything, as the
+first recompute does. The ranking itself
+is always computed whole, so both paths give the same rows (tested).
+
+Writing. Only the rows whose values changed are written (after one result: the two teams, their
+opponents' Buchholz, the positions that moved), compared with the rows as the last recompute left
+them, or as read from the table after a full load.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+import uuid
 import zlib
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
 from operator import attrgetter
 
 from django.conf import settings
@@ -38,11 +51,13 @@ from django.utils import timezone
 from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
+    Context,
     MatchRecord,
     PointsSettings,
     TeamInfo,
     club_standings,
     compute_standings,
+    rank_standings,
 )
 from tournaments.ranking.metrics import DEFAULT_METRICS
 
@@ -110,11 +125,59 @@ WHERE e.tournament_id = %s
 ORDER BY e.seed, e.id
 """
 
-_MATCHES_SQL = """
-SELECT r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew
+_MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, " \
+                 "m.points_ns, m.points_ew"
+_MATCHES_SQL = f"""
+SELECT {_MATCH_COLUMNS}
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
 WHERE r.tournament_id = %s
 """
+
+
+class _Records:
+    """Turns match rows (``_MATCH_COLUMNS``) into the ``MatchRecord`` of each side, at a tournament's points."""
+
+    def __init__(self, pts: PointsSettings):
+        win, draw = pts.points_win, pts.points_draw
+        self.bye = pts.points_bye
+        self.outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
+
+    def __call__(self, row: tuple) -> tuple[MatchRecord, ...]:
+        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew = row
+        if ew is None:
+            return (MatchRecord(rnd, ns, None, "B", self.bye),)
+        if status != _FINISHED or winner not in self.outcomes:
+            return ()
+        o_ns, mp_ns, o_ew, mp_ew = self.outcomes[winner]
+        return (MatchRecord(rnd, ns, ew, o_ns, mp_ns, gw_ns, gw_ew, p_ns, p_ew),
+                MatchRecord(rnd, ew, ns, o_ew, mp_ew, gw_ew, gw_ns, p_ew, p_ns))
+
+
+_FINISHED = Match.Status.FINISHED.value
+
+
+def _load(tournament: Tournament, pts: PointsSettings):
+    """The tournament's teams, its match rows by id, each match's records, and each team's club."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ENTRIES_SQL, [tournament.pk])
+        entries = cursor.fetchall()
+        cursor.execute("SELECT number FROM tournaments_round WHERE tournament_id = %s", [tournament.pk])
+        numbers = {number for number, in cursor.fetchall()}
+        cursor.execute(_MATCHES_SQL, [tournament.pk])
+        matches = {row[0]: row for row in cursor.fetchall()}
+    records_of = _Records(pts)
+    present: dict[int, set[int]] = defaultdict(set)
+    records: dict[int, tuple[MatchRecord, ...]] = {}
+    for row in matches.values():
+        _, rnd, ns, ew = row[:4]
+        present[ns].add(rnd)
+        if ew is not None:
+            present[ew].add(rnd)
+        records[row[0]] = records_of(row)
+    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn)
+             for team, club, seed, withdrawn in entries]
+    clubs = {team: club for team, club, _, _ in entries}
+    return teams, matches, records, clubs
 
 
 def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchRecord], dict[int, int | None]]:
@@ -123,33 +186,8 @@ def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchReco
     Reads the entries, the round numbers and the matches only: a match carries its games won and
     its game points (the sums ``match_refresh_result`` keeps), so no game is read.
     """
-    with connection.cursor() as cursor:
-        cursor.execute(_ENTRIES_SQL, [tournament.pk])
-        entries = cursor.fetchall()
-        cursor.execute("SELECT number FROM tournaments_round WHERE tournament_id = %s", [tournament.pk])
-        numbers = {number for number, in cursor.fetchall()}
-        cursor.execute(_MATCHES_SQL, [tournament.pk])
-        matches = cursor.fetchall()
-    pts = points_settings(tournament)
-    win, draw, bye, finished = pts.points_win, pts.points_draw, pts.points_bye, Match.Status.FINISHED.value
-    outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
-    present: dict[int, set[int]] = defaultdict(set)
-    results: list[MatchRecord] = []
-    for rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew in matches:
-        present[ns].add(rnd)
-        if ew is None:
-            results.append(MatchRecord(rnd, ns, None, "B", bye))
-            continue
-        present[ew].add(rnd)
-        if status != finished or winner not in outcomes:
-            continue
-        o_ns, mp_ns, o_ew, mp_ew = outcomes[winner]
-        results.append(MatchRecord(rnd, ns, ew, o_ns, mp_ns, gw_ns, gw_ew, p_ns, p_ew))
-        results.append(MatchRecord(rnd, ew, ns, o_ew, mp_ew, gw_ew, gw_ns, p_ew, p_ns))
-    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn)
-             for team, club, seed, withdrawn in entries]
-    clubs = {team: club for team, club, _, _ in entries}
-    return teams, results, clubs
+    teams, _, records, clubs = _load(tournament, points_settings(tournament))
+    return teams, [r for recs in records.values() for r in recs], clubs
 
 
 def standings_compute(tournament: Tournament):
@@ -161,77 +199,188 @@ def standings_compute(tournament: Tournament):
     return rows, club_standings(rows, clubs, pts), metrics
 
 
+@dataclass(eq=False)
+class _Inputs:
+    """What a recompute read and wrote, kept in the worker process for the next recompute.
+
+    Valid only while the snapshot's ``generation`` is still the one written with them (no other
+    process has recomputed since) and the tournament's points and metrics are the same.
+    """
+
+    generation: str
+    settings: tuple  # (PointsSettings, metric names)
+    matches: dict[int, tuple]  # match id -> its row (``_MATCH_COLUMNS``)
+    records: dict[int, tuple[MatchRecord, ...]]  # match id -> its records
+    ctx: Context
+    clubs: dict[int, int | None]
+    saved: dict[int, tuple] | None = None  # team -> (row id, values), as ``_saved_rows`` gives it; None: read it
+
+    def apply(self, changed: set[int | None], tournament_id: int) -> bool:
+        """Bring the inputs up to date with the changed matches; False when only a full load can.
+
+        Only a changed result is applied here; a changed round, entry or club (``None``), a match
+        inserted, deleted or re-paired (its round or teams differ) changes which rounds a team was
+        absent from, so it needs the full load.
+        """
+        if None in changed:
+            return False
+        if not changed:
+            return True
+        with connection.cursor() as cursor:
+            cursor.execute(f"{_MATCHES_SQL} AND m.id IN ({', '.join(['%s'] * len(changed))})",
+                           [tournament_id, *changed])
+            rows = {row[0]: row for row in cursor.fetchall()}
+        if rows.keys() != changed or any(rows[m][:4] != self.matches.get(m, ())[:4] for m in changed):
+            return False
+        records_of = _Records(self.settings[0])
+        for match, row in rows.items():
+            if row != self.matches[match]:
+                new = records_of(row)
+                self.ctx.replace(self.records[match], new)
+                self.matches[match], self.records[match] = row, new
+        return True
+
+
+_KEPT: OrderedDict[int, _Inputs] = OrderedDict()  # tournament id -> inputs, the most recent last
+_KEPT_LOCK = threading.Lock()  # a threads pool shares them
+KEEP_TOURNAMENTS = getattr(settings, "STANDINGS_KEEP_TOURNAMENTS", 32)
+
+
+def _take_kept(tournament_id: int) -> _Inputs | None:
+    """Take (remove) the kept inputs of a tournament: a recompute that fails keeps nothing half-applied."""
+    with _KEPT_LOCK:
+        return _KEPT.pop(tournament_id, None)
+
+
+def _keep(tournament_id: int, inputs: _Inputs) -> None:
+    with _KEPT_LOCK:
+        _KEPT[tournament_id] = inputs
+        while len(_KEPT) > KEEP_TOURNAMENTS:
+            _KEPT.popitem(last=False)
+
+
+def kept_inputs_clear() -> None:
+    """Forget every kept input, as a restarted worker has none (the next recomputes load everything)."""
+    with _KEPT_LOCK:
+        _KEPT.clear()
+
+
+def _take_changes(tournament_id: int) -> set[int | None]:
+    """Delete the tournament's committed standings changes and return the matches they name (None: all).
+
+    One ``DELETE ... RETURNING``: a change committed meanwhile is either returned or left for the
+    next recompute. Without RETURNING (SQLite before 3.35) the changes are deleted unread and the
+    answer is "all" (the full load that follows reads whatever they named).
+    """
+    sql = "DELETE FROM tournaments_standingschange WHERE tournament_id = %s"
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 35):
+            cursor.execute(sql, [tournament_id])
+            return {None}
+        cursor.execute(f"{sql} RETURNING match_id", [tournament_id])
+        return {match for match, in cursor.fetchall()}
+
+
 _FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
            "points_for", "points_against", "tiebreaks"]  # tiebreaks, the JSON field, last
 _values = attrgetter(*_FIELDS)  # a row's values of _FIELDS, as a tuple
-_numbers = attrgetter(*_FIELDS[:-1])  # the same without tiebreaks
 
 
 def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
-    """Recompute a tournament's standings and replace the saved rows whole, in one transaction."""
+    """Recompute a tournament's standings and replace the saved rows whole, in one transaction.
+
+    Under the tournament's lock, the committed standings changes are taken first. When this
+    process kept the inputs of the last recompute (the snapshot's generation says so) and only
+    results changed, the changed matches are read and applied to them; otherwise everything is
+    loaded again. Either way the ranking is computed whole from the inputs.
+    """
     started = time.perf_counter()
+    pts, metrics = points_settings(tournament), tournament_metrics(tournament)
+    inputs = _take_kept(tournament.pk)
     with transaction.atomic():
         advisory_lock(tournament.pk, "standings")
         computed_at = timezone.now()
-        rows, clubs, metrics = standings_compute(tournament)
-        _replace_rows(tournament, rows, computed_at)
-        # Under the advisory lock: read, then one UPDATE (or the first recompute's INSERT).
-        snapshot = (StandingsSnapshot.objects.filter(tournament=tournament).first()
+        # Locked: a write to the rows by someone else (which empties the generation) waits for us.
+        snapshot = (StandingsSnapshot.objects.select_for_update().filter(tournament=tournament).first()
                     or StandingsSnapshot(tournament=tournament))
+        changed = _take_changes(tournament.pk)
+        if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics)
+                or not inputs.apply(changed, tournament.pk)):
+            teams, matches, records, clubs = _load(tournament, pts)
+            ctx = Context.build(teams, (r for recs in records.values() for r in recs), pts)
+            inputs = _Inputs("", (pts, metrics), matches, records, ctx, clubs)
+        rows = rank_standings(inputs.ctx, metrics)
+        inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved)
         snapshot.computed_at, snapshot.metrics = computed_at, metrics
         snapshot.clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
-                          for c in clubs]
+                          for c in club_standings(rows, inputs.clubs, pts)]
+        snapshot.generation = inputs.generation = uuid.uuid4().hex
         snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
         snapshot.save()
+    _keep(tournament.pk, inputs)
     return snapshot
 
 
-def _replace_rows(tournament: Tournament, rows, computed_at) -> None:
+def _replace_rows(tournament: Tournament, rows, computed_at, saved: dict[int, tuple] | None) -> dict[int, tuple] | None:
     """Make the saved rows exactly ``rows``, writing only the rows whose values changed.
+
+    ``saved`` is what the last recompute left (None: read it). Returns the rows as now saved, for
+    the next recompute.
 
     The standings' time is the snapshot's ``computed_at`` (same transaction); a row's own
     ``computed_at`` is when its values were last (re)computed to something new.
     """
-    saved = _saved_rows(tournament)
+    if saved is None:
+        saved = _saved_rows(tournament)
     wanted = {r.team for r in rows}
-    stale = [row[1] for team, row in saved.items() if team not in wanted]
+    stale = [team for team in saved if team not in wanted]
     if stale:
-        Standing.objects.filter(pk__in=stale).delete()
+        Standing.objects.filter(pk__in=[saved[team][0] for team in stale]).delete()
     changed, new = [], []
     for r in rows:
         row = saved.get(r.team)
         if row is None:
             new.append(r)
-        elif _numbers(r) != row[2:-1] or r.tiebreaks != _json(row[-1]):  # the JSON read only when needed
-            changed.append((row[1], r))
+        elif _values(r) != row[1]:
+            changed.append((row[0], r))
     if connection.vendor == "postgresql":
-        _write_rows_postgresql(tournament, changed, new, computed_at)
-        return
-    Standing.objects.bulk_update([Standing(pk=pk, computed_at=computed_at, **{f: getattr(r, f) for f in _FIELDS})
-                                  for pk, r in changed], [*_FIELDS, "computed_at"], batch_size=500)
-    Standing.objects.bulk_create([Standing(tournament=tournament, team_id=r.team, computed_at=computed_at,
-                                           **{f: getattr(r, f) for f in _FIELDS}) for r in new], batch_size=1000)
+        inserted = _write_rows_postgresql(tournament, changed, new, computed_at)
+    else:
+        Standing.objects.bulk_update(
+            [Standing(pk=pk, computed_at=computed_at, **{f: getattr(r, f) for f in _FIELDS}) for pk, r in changed],
+            [*_FIELDS, "computed_at"], batch_size=500)
+        created = Standing.objects.bulk_create(
+            [Standing(tournament=tournament, team_id=r.team, computed_at=computed_at,
+                      **{f: getattr(r, f) for f in _FIELDS}) for r in new], batch_size=1000)
+        inserted = {s.team_id: s.pk for s in created}
+    if None in inserted.values():
+        return None  # a database that does not give the new ids back: read the rows next time
+    for team in stale:
+        del saved[team]
+    for pk, r in changed:
+        saved[r.team] = (pk, _values(r))
+    for r in new:
+        saved[r.team] = (inserted[r.team], _values(r))
+    return saved
 
 
 def _saved_rows(tournament: Tournament) -> dict[int, tuple]:
-    """The saved rows by team as (team, id, *values of ``_FIELDS``), read with one plain query.
-
-    The last value, ``tiebreaks``, is as the cursor gives it: JSON text (see ``_json``).
-    """
+    """The saved rows by team as (row id, values of ``_FIELDS``), read with one plain query."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(Standing._meta.get_field(f).column) for f in _FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT team_id, id, {columns} FROM {quote(Standing._meta.db_table)} WHERE tournament_id = %s",
                        [tournament.pk])
-        return {row[0]: row for row in cursor.fetchall()}
+        # The cursor gives the JSON column as text (Django reads it so for every backend).
+        return {row[0]: (row[1], (*row[2:-1], _json(row[-1]))) for row in cursor.fetchall()}
 
 
 def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) -> None:
-    """Update the changed rows with one UPDATE and insert the new ones with one INSERT.
+def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) -> dict[int, int]:
+    """Update the changed rows with one UPDATE and insert the new ones with one INSERT; the new rows' ids by team.
 
     The rows go as one JSON array of arrays each: one text parameter. (Django's ``bulk_update``
     builds a CASE per field and row, and its client-side binding quotes list parameters one value
@@ -257,9 +406,11 @@ def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) ->
                 f"UPDATE {table} AS s SET {', '.join(f'{quote(f.column)} = v.{quote(f.column)}' for f in fields)}, "
                 f"computed_at = %(at)s FROM ({source}) AS v WHERE s.id = v.key",
                 {"rows": data(changed), "at": computed_at})
-        if new:
-            cursor.execute(
-                f"INSERT INTO {table} (tournament_id, computed_at, team_id, {columns}) "
-                f"SELECT %(tournament)s, %(at)s, v.* FROM ({source}) AS v",
-                {"rows": data((r.team, r) for r in new), "at": computed_at, "tournament": tournament.pk})
+        if not new:
+            return {}
+        cursor.execute(
+            f"INSERT INTO {table} (tournament_id, computed_at, team_id, {columns}) "
+            f"SELECT %(tournament)s, %(at)s, v.* FROM ({source}) AS v RETURNING team_id, id",
+            {"rows": data((r.team, r) for r in new), "at": computed_at, "tournament": tournament.pk})
+        return dict(cursor.fetchall())
 
