@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -145,6 +146,12 @@ else:
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
+# Two queues, both consumed by a worker started without -Q. The standings go to a queue of their
+# own so that a deployment can give them one single-process worker (docker-compose.yml does): it
+# keeps each tournament's inputs in memory between recomputes (tournaments/services/standings.py).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue("celery"), Queue("standings")]
+CELERY_TASK_ROUTES = {"tournaments.standings_recompute_task": {"queue": "standings"}}
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXTENDED = True

@@ -16,7 +16,7 @@ from django.urls import resolve
 from config.settings import env_bool
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_SERVICES = ("web", "worker")
+APP_SERVICES = ("web", "worker", "standings")
 
 
 @pytest.fixture(scope="module")
@@ -77,13 +77,13 @@ def dockerfile_cmd(dockerfile) -> list[str]:
     return json.loads(cmds[0])  # exec form: no shell between docker and gunicorn
 
 
-def test_the_four_services(services, compose):
-    assert set(services) == {"web", "worker", "db", "redis"}
+def test_the_five_services(services, compose):
+    assert set(services) == {"web", "worker", "standings", "db", "redis"}
     assert services["db"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
     for name in APP_SERVICES:
         assert services[name]["build"] == "."
-    assert services["web"]["image"] == services["worker"]["image"], "web and worker run the same image"
+        assert services[name]["image"] == services["web"]["image"], "web and the workers run the same image"
 
 
 def test_web_migrates_then_runs_the_dockerfile_command(services, dockerfile):
@@ -101,8 +101,24 @@ def test_web_migrates_then_runs_the_dockerfile_command(services, dockerfile):
     assert ("EXPOSE", port) in dockerfile
 
 
-def test_worker_runs_celery_on_the_config_app(services):
-    assert command(services["worker"])[:4] == ["celery", "-A", "config", "worker"]
+def worker_option(cmd: list[str], name: str) -> str | None:
+    return next((arg.split("=", 1)[1] for arg in cmd if arg.startswith(f"--{name}=")), None)
+
+
+def test_the_workers_run_celery_and_consume_every_queue(services):
+    from django.conf import settings
+
+    consumed = []
+    for name in ("worker", "standings"):
+        cmd = command(services[name])
+        assert cmd[:4] == ["celery", "-A", "config", "worker"]
+        consumed += worker_option(cmd, "queues").split(",")
+    assert sorted(consumed) == sorted(q.name for q in settings.CELERY_TASK_QUEUES), "each queue by one worker"
+    assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} <= set(consumed)
+    assert settings.CELERY_TASK_ROUTES["tournaments.standings_recompute_task"]["queue"] == \
+        worker_option(command(services["standings"]), "queues")
+    # One process: the inputs a recompute keeps serve the next one.
+    assert worker_option(command(services["standings"]), "concurrency") == "1"
 
 
 @pytest.mark.parametrize("service", APP_SERVICES)
