@@ -150,7 +150,7 @@ else:
 # own so that a deployment can give them one single-process worker (docker-compose.yml does): it
 # keeps each tournament's inputs in memory between recomputes (tournaments/services/standings.py).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = [Queue("celery"), Queue("standings")]
+CELERY_TASK_QUEUES = [Queue("celery", routing_key="celery"), Queue("standings", routing_key="standings")]
 CELERY_TASK_ROUTES = {"tournaments.standings_recompute_task": {"queue": "standings"}}
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TRACK_STARTED = True
