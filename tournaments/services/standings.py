@@ -18,13 +18,13 @@ Reading. A full load reads the entries, the round numbers and the matches, nothi
 match carries its games won and its game points (``Match.points_ns``/``points_ew``, kept by
 ``match_refresh_result`` with every hand), so no game or hand is read. After one more result, a
 worker usually reads one match: database triggers (migration 0005) record every committed change
-that may move the standings in ``StandingsChange``; the recompute takes the tournament's rows
-under its lock and, when the inputs this process kept from the last recompute are still the
+that may move the standings in ``StandingsChange``; the recompute takes the tournament's change
+rows under its lock and, when the inputs this process kept from the last recompute are still the
 current ones (the snapshot's random ``generation`` is the one it wrote), reads only the changed
 matches and applies them. Anything else (a new round, an entry, another process's recompute, a
 failed one, a restarted worker, standings rows written by anyone else) loads everything, as the
-first recompute does. The ranking itself
-is always computed whole, so both paths give the same rows (tested).
+first recompute does. The ranking itself is always computed whole, so both paths give the same
+rows (tested).
 
 Writing. Only the rows whose values changed are written (after one result: the two teams, their
 opponents' Buchholz, the positions that moved), compared with the rows as the last recompute left
@@ -56,7 +56,6 @@ from tournaments.ranking import (
     PointsSettings,
     TeamInfo,
     club_standings,
-    compute_standings,
     rank_standings,
 )
 from tournaments.ranking.metrics import DEFAULT_METRICS
@@ -188,15 +187,6 @@ def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchReco
     """
     teams, _, records, clubs = _load(tournament, points_settings(tournament))
     return teams, [r for recs in records.values() for r in recs], clubs
-
-
-def standings_compute(tournament: Tournament):
-    """Compute the standings rows and club rows of a tournament without saving them."""
-    teams, results, clubs = load_results(tournament)
-    metrics = tournament_metrics(tournament)
-    pts = points_settings(tournament)
-    rows = compute_standings(teams, results, metrics=metrics, settings=pts)
-    return rows, club_standings(rows, clubs, pts), metrics
 
 
 @dataclass(eq=False)
