@@ -125,11 +125,11 @@ class Context:
             ctx._sum(t)
         return ctx
 
-    def replace(self, old: Iterable[MatchRecord], new: Iterable[MatchRecord]) -> set[int]:
+    def replace(self, old: Iterable[MatchRecord], new: Iterable[MatchRecord]) -> None:
         """Swap some results for others (a match's records before and after its result changed).
 
         The teams' records, sums, scores and adjusted scores are brought up to date, exactly as
-        ``build`` would compute them from the new results; returns the teams whose records changed.
+        ``build`` would compute them from the new results.
         """
         touched: set[int] = set()
         for r in old:
@@ -144,7 +144,6 @@ class Context:
                 touched.add(r.team)
         for t in touched:
             self._sum(t)
-        return touched
 
     def _sum(self, team: int) -> None:
         """Sort a team's records by round and compute its totals, score and adjusted score."""

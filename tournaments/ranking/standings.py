@@ -152,18 +152,16 @@ def club_standings(
     counts: dict[int, int] = {}
     for row in rows:
         club = clubs.get(row.team)
-        share = match_point_share(row, settings) if club is not None else None
-        if share is None:
+        share = match_point_share(row, settings)
+        if club is None or share is None:
             continue
         earned, possible = share
-        sums = per_club.get(club)
-        if sums is None:
-            sums = per_club[club] = {}
+        sums = per_club.setdefault(club, {})
         sums[possible] = sums.get(possible, 0) + earned
         counts[club] = counts.get(club, 0) + 1
     averages = []  # (numerator, denominator, club)
     for club, sums in per_club.items():
-        common = lcm(*sums)
+        common = lcm(*sums.keys())
         averages.append((sum(e * (common // p) for p, e in sums.items()), common * counts[club], club))
     denominator = lcm(*(den for _, den, _ in averages)) if averages else 1
     keyed = sorted(((num * (denominator // den), num, den, club) for num, den, club in averages),
