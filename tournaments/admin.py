@@ -361,19 +361,23 @@ class HandAdmin(SimpleHistoryAdmin):
         return False
 
 
+class _ComputedAdmin(admin.ModelAdmin):
+    """Rows the service writes itself (standings, snapshots, task records): shown, never added or edited here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Standing)
-class StandingAdmin(admin.ModelAdmin):
+class StandingAdmin(_ComputedAdmin):
     list_display = ("tournament", "rank", "team", "played", "won", "drawn", "lost", "match_points", "games_won",
                     "games_lost", "points_for", "points_against", "computed_at")
     list_filter = ("tournament",)
     search_fields = ("team__name", "tournament__name")
     list_select_related = ("tournament", "team")
-
-    def has_add_permission(self, request):
-        return False  # computed by the standings worker
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ForbiddenPair)
@@ -386,27 +390,15 @@ class ForbiddenPairAdmin(admin.ModelAdmin):
 
 
 @admin.register(StandingsSnapshot)
-class StandingsSnapshotAdmin(admin.ModelAdmin):
+class StandingsSnapshotAdmin(_ComputedAdmin):
     list_display = ("tournament", "computed_at", "duration_ms")
     search_fields = ("tournament__name",)
     list_select_related = ("tournament",)
 
-    def has_add_permission(self, request):
-        return False  # written by the standings worker
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(TaskRecord)
-class TaskRecordAdmin(admin.ModelAdmin):
+class TaskRecordAdmin(_ComputedAdmin):
     list_display = ("id", "kind", "tournament", "status", "created_by", "created_at", "updated_at")
     list_filter = ("kind", "status", "tournament")
     search_fields = ("id", "tournament__name")
     list_select_related = ("tournament", "created_by")
-
-    def has_add_permission(self, request):
-        return False  # recorded by a pair request (API)
-
-    def has_change_permission(self, request, obj=None):
-        return False
