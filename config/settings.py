@@ -54,14 +54,17 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "simple_history",
     "health_check",
+    "channels",
     "tournaments",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -84,6 +87,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "web.context_processors.site",
             ],
         },
     },
@@ -111,7 +116,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+from django.utils.translation import gettext_lazy as _  # noqa: E402
+
 LANGUAGE_CODE = "en"
+# The site's languages: the browser's choice by default (LocaleMiddleware), a picker on every page.
+LANGUAGES = [("en", _("English")), ("nl", _("Dutch")), ("fr", _("French")), ("es", _("Spanish")),
+             ("ca", _("Catalan"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Brussels")
 USE_I18N = True
 USE_TZ = True

@@ -1,5 +1,8 @@
 """Reads: querysets with their joins, and the JSON-ready answers of the scoreboard and a stored hand."""
 
+import hashlib
+import json
+
 from django.db.models import Prefetch
 
 from tournaments.models import Game, Hand, Match
@@ -105,3 +108,9 @@ def match_scoreboard(*, match_id: int) -> dict:
             for game in games
         ],
     }
+
+
+def scoreboard_etag(data: dict) -> str:
+    """Return the strong ETag of a scoreboard: a hash of its JSON."""
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
+    return '"%s"' % hashlib.sha256(body).hexdigest()[:40]

@@ -1,7 +1,5 @@
 """Matches (the scoreboard), their games and hands: results in, scoreboards out."""
 
-import hashlib
-import json
 import re
 
 from django.http import Http404
@@ -13,7 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from tournaments.models import Game, Hand
-from tournaments.selectors import hand_computed, hand_result, match_scoreboard
+from tournaments.selectors import hand_computed, hand_result, match_scoreboard, scoreboard_etag
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
 
@@ -33,12 +31,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False,
                                  description="An ETag of an earlier answer: 304 while nothing changed.")
 KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
-
-
-def scoreboard_etag(data: dict) -> str:
-    """Return the strong ETag of a scoreboard: a hash of its JSON."""
-    body = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
-    return '"%s"' % hashlib.sha256(body).hexdigest()[:40]
 
 
 class ResultsMixin:

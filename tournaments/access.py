@@ -1,0 +1,69 @@
+"""Who may see and write what (docs/api.md "Auth"), for every door: the API, the site and the admin.
+
+Reads of public tournaments need no login; a private tournament (and its rounds, matches and
+hands) is visible only to staff and to its organizers and scorekeepers. Writes: staff anything;
+a club's managers the club, its players and teams; a tournament's organizers the tournament, its
+entries and rounds; its organizers and scorekeepers its match results.
+"""
+
+from django.db.models import Q, QuerySet
+
+from tournaments.models import Club, Hand, Match, Round, Tournament
+
+
+def _user(user):
+    return user if user is not None and user.is_authenticated else None
+
+
+def visible_tournaments(user) -> QuerySet:
+    """Return the tournaments ``user`` may see."""
+    qs = Tournament.objects.all()
+    user = _user(user)
+    if user is not None and user.is_staff:
+        return qs
+    if user is None:
+        return qs.filter(public=True)
+    return qs.filter(
+        Q(public=True)
+        | Q(pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+        | Q(pk__in=Tournament.scorekeepers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+    )
+
+
+def visible_rounds(user) -> QuerySet:
+    """Return the rounds of the tournaments ``user`` may see."""
+    return Round.objects.filter(tournament__in=visible_tournaments(user))
+
+
+def visible_matches(user) -> QuerySet:
+    """Return the matches of the tournaments ``user`` may see."""
+    return Match.objects.filter(round__tournament__in=visible_tournaments(user))
+
+
+def visible_hands(user) -> QuerySet:
+    """Return the hands of the tournaments ``user`` may see."""
+    return Hand.objects.filter(game__match__round__tournament__in=visible_tournaments(user))
+
+
+def _staff_or_listed(user, through, **keys) -> bool:
+    """Tell whether ``user`` is staff or listed in the many-to-many table ``through`` under ``keys``."""
+    user = _user(user)
+    if user is None:
+        return False
+    return user.is_staff or through.objects.filter(user_id=user.pk, **keys).exists()
+
+
+def is_club_manager(user, club_id) -> bool:
+    """Tell whether ``user`` is staff or a manager of the club."""
+    return _staff_or_listed(user, Club.managers.through, club_id=club_id)
+
+
+def is_organizer(user, tournament_id) -> bool:
+    """Tell whether ``user`` is staff or an organizer of the tournament."""
+    return _staff_or_listed(user, Tournament.organizers.through, tournament_id=tournament_id)
+
+
+def can_keep_score(user, tournament_id) -> bool:
+    """Tell whether ``user`` is staff, an organizer or a scorekeeper of the tournament."""
+    return (is_organizer(user, tournament_id)
+            or _staff_or_listed(user, Tournament.scorekeepers.through, tournament_id=tournament_id))
