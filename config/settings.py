@@ -2,10 +2,12 @@
 
 DATABASE_URL  default: a SQLite file under var/ (the zero-setup first run)
 REDIS_URL     default: none; Celery tasks then run in-process and the cache is local memory.
-              Set, it is the Celery broker, the result backend and the cache.
+              Set, it is the Celery broker, the result backend, the cache and the channel layer.
 SECRET_KEY    required once DEBUG is off
 DEBUG         default on for the zero-setup run
 ALLOWED_HOSTS comma-separated
+LIVE_PUSH     default: on when REDIS_URL is set. On, the public pages take live updates over a
+              WebSocket (Channels, fanned out through Redis); off, they poll with ETags.
 """
 
 import os
@@ -242,3 +244,17 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+
+# --- Live updates (Django Channels) ----------------------------------------
+# With Redis, a change published by any process (web, worker) reaches the viewers of every web
+# process; without it the in-memory layer reaches only its own process, so the pages poll instead.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "manille-live")},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+LIVE_PUSH = env_bool("LIVE_PUSH", bool(REDIS_URL))

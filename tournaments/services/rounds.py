@@ -15,6 +15,7 @@ from collections.abc import Callable
 from django.db import transaction
 from django.db.models import Q
 
+from tournaments.live import publish_tournament_changed
 from tournaments.models import (
     Entry,
     ForbiddenPair,
@@ -89,6 +90,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
             status=Tournament.Status.RUNNING)
         # A new round's byes (and absences) count in the standings at once.
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
+        publish_tournament_changed(tournament.pk)
     return rnd
 
 

@@ -48,6 +48,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from tournaments.live import publish_match_changed, publish_tournament_changed
 from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
@@ -97,6 +98,7 @@ def match_result_changed(*, match: Match) -> None:
     """Queue the coalesced standings recompute on commit and advance a finished knockout match's winner."""
     tournament = match.round.tournament
     transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
+    publish_match_changed(match.pk, tournament.pk)
     if (tournament.format == Tournament.Format.KNOCKOUT and match.status == Match.Status.FINISHED
             and match.winner in (Match.Winner.NS, Match.Winner.EW)):
         from tournaments.services.rounds import knockout_advance
@@ -307,6 +309,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         snapshot.generation = inputs.generation = uuid.uuid4().hex
         snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
         snapshot.save()
+        publish_tournament_changed(tournament.pk)
     _keep(tournament.pk, inputs)
     return snapshot
 
