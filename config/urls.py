@@ -1,21 +1,21 @@
-"""Root URLs: the admin, the REST API under /api/v1/, the OpenAPI schema and docs, a health check."""
+"""Root URLs: the public site, the admin, the REST API under /api/v1/, the OpenAPI schema and docs, a health check."""
 
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from health_check.views import HealthCheckView
 
 HEALTH_CHECKS = ["health_check.checks.Database", "health_check.checks.Cache"]
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("api.urls")),
     path("healthz/", HealthCheckView.as_view(checks=HEALTH_CHECKS), name="health"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("web.urls")),
 ]
 
 if settings.DEBUG:

@@ -47,3 +47,23 @@ def task_status(task_id) -> dict | None:
     return {"id": str(record.id), "kind": record.kind, "tournament": record.tournament_id,
             "status": record.status, "progress": progress, "result": record.result, "error": error,
             "created_at": record.created_at, "updated_at": record.updated_at}
+
+
+def standings_by_round(tournament: Tournament) -> dict[int, list]:
+    """The standings as they stood after each round: {round number: [StandingRow, ...]}, in four queries.
+
+    Ranked by the pure ranking over the results of rounds 1..n (only finished matches count), with the
+    tournament's own metrics and points.
+    """
+    from tournaments.ranking import TeamInfo, compute_standings
+    from tournaments.services.standings import load_results, points_settings, tournament_metrics
+
+    teams, records, _ = load_results(tournament)
+    numbers = sorted({r.round for r in records} | {n for t in teams for n in t.absent_rounds})
+    metrics, pts = tournament_metrics(tournament), points_settings(tournament)
+    out = {}
+    for n in numbers:
+        upto = [TeamInfo(t.team, t.club, t.seed, frozenset(a for a in t.absent_rounds if a <= n), t.withdrawn)
+                for t in teams]
+        out[n] = compute_standings(upto, [r for r in records if r.round <= n], metrics=metrics, settings=pts)
+    return out

@@ -1,0 +1,185 @@
+"""Words for what the engine and the models keep as codes: formats, statuses, metrics, variant rules.
+
+Every string goes through gettext, so the site speaks the visitor's language; the codes stay in the API.
+"""
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
+
+import scoring
+
+#: Each standings metric: a short column heading, its human name and one line of explanation.
+METRIC_LABELS = {
+    "match_points": (_("MP"), _("Match points"), _("Points for each match: a win, a draw or a bye as the tournament counts them.")),
+    "matches_won": (_("W"), _("Matches won"), _("Matches won at the table (byes not counted).")),
+    "wins": (_("Wins"), _("Wins"), _("Matches won, a bye counted as a win.")),
+    "games_won": (_("Games"), _("Games won"), _("Games (boams, sets) won over all matches.")),
+    "games_lost": (_("G lost"), _("Games lost"), _("Games lost over all matches: fewer is better.")),
+    "games_diff": (_("G ±"), _("Game difference"), _("Games won minus games lost.")),
+    "points_for": (_("Pts"), _("Points for"), _("Game points scored over all matches.")),
+    "points_against": (_("Pts against"), _("Points against"), _("Game points conceded: fewer is better.")),
+    "points_diff": (_("Pts ±"), _("Point difference"), _("Game points scored minus game points conceded.")),
+    "buchholz": (_("Bh"), _("Buchholz"), _("The sum of the opponents' match points: a harder schedule ranks higher.")),
+    "buchholz_cut1": (_("Bh-1"), _("Buchholz cut 1"), _("Buchholz without the weakest opponent.")),
+    "median_buchholz": (_("Med Bh"), _("Median Buchholz"), _("Buchholz without the weakest and the strongest opponent.")),
+    "sonneborn_berger": (_("SB"), _("Sonneborn-Berger"), _("The opponents' match points, weighted by the result against each.")),
+    "progressive": (_("Prog"), _("Progressive score"), _("The running total of match points added up round by round: early wins count more.")),
+    "direct_encounter": (_("DE"), _("Direct encounter"), _("Among the teams still tied, the results of their matches against each other.")),
+}
+
+FORMAT_LABELS = {
+    "swiss": _("Swiss system"),
+    "round_robin": _("Round robin"),
+    "knockout": _("Knockout"),
+}
+
+TOURNAMENT_STATUS = {"draft": _("Upcoming"), "running": _("Running"), "finished": _("Finished")}
+ROUND_STATUS = {"paired": _("Paired"), "playing": _("Playing"), "finished": _("Finished")}
+MATCH_STATUS = {"scheduled": _("Not started"), "playing": _("Playing"), "finished": _("Finished")}
+
+#: Suit names as each deck names them.
+SUIT_NAMES = {
+    "french": {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")},
+    "spanish": {"O": pgettext_lazy("Spanish suit", "oros"), "C": pgettext_lazy("Spanish suit", "copas"),
+                "E": pgettext_lazy("Spanish suit", "espadas"), "B": pgettext_lazy("Spanish suit", "bastos")},
+}
+SUIT_SYMBOLS = {"french": {"S": "♠", "H": "♥", "D": "♦", "C": "♣"},
+                "spanish": {"O": "O", "C": "C", "E": "E", "B": "B"}}
+SPANISH_RANK_NAMES = {"1": pgettext_lazy("Spanish card", "as"), "12": pgettext_lazy("Spanish card", "rey"),
+                      "11": pgettext_lazy("Spanish card", "caballo"), "10": pgettext_lazy("Spanish card", "sota")}
+FRENCH_RANK_NAMES = {"A": _("ace"), "K": _("king"), "Q": _("queen"), "J": _("jack")}
+
+PENALTY_LABELS = {"signalling": _("signalling"), "renege": _("renege"), "renuncio": _("renuncio")}
+LABEL_WORDS = {"capote": _("capote (all tricks)"), "all_tricks": _("all tricks"), "zapato": _("zapato")}
+
+DIRECTION = {"clockwise": _("clockwise"), "counterclockwise": _("counter-clockwise")}
+
+OPTION_LABELS = {
+    "target": _("Target"),
+    "tie_doubling": _("Tie doubling"),
+    "max_multiplier": _("Highest multiplier"),
+    "blind_allowed": _("Blind muul allowed"),
+    "malilla_rule": _("Malilla rule"),
+    "clockwise": _("Play clockwise"),
+    "albur": _("Albur"),
+    "rounds": _("Rounds per game"),
+    "mariperez": _("Mariperez"),
+}
+OPTION_VALUES = {
+    ("tie_doubling", "next"): _("a tie doubles the next deal"),
+    ("tie_doubling", "stack"): _("consecutive ties multiply"),
+    ("tie_doubling", "off"): _("no tie doubling"),
+}
+
+
+def deck_kind(variant: scoring.Variant) -> str:
+    """Return "spanish" or "french": which deck the variant plays with."""
+    return "spanish" if "O" in variant.suits else "french"
+
+
+def suit_name(variant: scoring.Variant, suit: str) -> str:
+    """Return a suit's name as the variant's deck names it ("none" for no trump)."""
+    if suit in ("", None):
+        return ""
+    if suit == "none":
+        return str(_("no trump"))
+    return str(SUIT_NAMES[deck_kind(variant)].get(suit, suit))
+
+
+def suit_symbol(variant: scoring.Variant, suit: str) -> str:
+    return SUIT_SYMBOLS[deck_kind(variant)].get(suit, suit)
+
+
+def card_name(variant: scoring.Variant, code: str) -> str:
+    """Return a card in words: "10 of spades", "sota de oros" style per deck."""
+    if not code:
+        return ""
+    rank, suit = code[:-1], code[-1]
+    ranks = SPANISH_RANK_NAMES if deck_kind(variant) == "spanish" else FRENCH_RANK_NAMES
+    from django.utils.translation import gettext
+
+    return gettext("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suit_name(variant, suit)}
+
+
+def option_value(name: str, value) -> str:
+    """Return a house option's value in words."""
+    from django.utils.translation import gettext
+
+    if (name, value) in OPTION_VALUES:
+        return str(OPTION_VALUES[(name, value)])
+    if value is None:
+        return gettext("none")
+    if value is True:
+        return gettext("yes")
+    if value is False:
+        return gettext("no")
+    if name == "max_multiplier":
+        return f"×{value}"
+    return str(value)
+
+
+def house_options(variant: scoring.Variant, options: dict) -> list[dict]:
+    """Return the tournament's house options in words, each marked when it differs from the variant's default."""
+    resolved = variant.validate_options(options or {})
+    return [{"name": str(OPTION_LABELS.get(name, name)), "value": option_value(name, value),
+             "default": value == variant.options[name].default}
+            for name, value in resolved.items()]
+
+
+def variant_rules(variant: scoring.Variant) -> list[str]:
+    """Return the variant's scoring and play rules as sentences."""
+    from django.utils.translation import gettext as g
+
+    lines = []
+    if variant.game_rule == "rounds":
+        lines.append(g("A game is a fixed number of rounds of deals (a house option); the higher total wins."))
+    elif variant.target:
+        lines.append(g("A game is won by the first side to reach %(target)s points.") % {"target": variant.target})
+    lines.append(ngettext("A match is one game.", "A match is best of %(n)s games.", variant.best_of)
+                 % {"n": variant.best_of})
+    lines.append(g("Each deal holds %(total)s points; a side scores what it takes above %(base)s.")
+                 % {"total": variant.hand_total, "base": variant.base}
+                 if variant.score_rule == "excess" else
+                 g("Each deal holds %(total)s points; the side with more scores the difference.")
+                 % {"total": variant.hand_total})
+    if variant.trick_points:
+        lines.append(ngettext("Each trick is worth %(n)s point besides the cards.",
+                              "Each trick is worth %(n)s points besides the cards.", variant.trick_points)
+                     % {"n": variant.trick_points})
+    lines.append(g("Trump is chosen by the dealer's side.") if variant.trump_mode == "chosen"
+                 else g("Trump is the suit of the dealer's last card, turned up for all to see."))
+    if variant.no_trump:
+        lines.append(g("Playing without trump counts ×%(n)s.") % {"n": variant.no_trump_multiplier})
+    if variant.doublings:
+        lines.append(g("The opponents may double and the dealer's side redouble: ×2 each."))
+    if variant.turn_up_bonus:
+        lines.append(g("The turned-up card's suit earns a bonus for the side that scores with it."))
+    if variant.favourite:
+        lines.append(g("A favourite suit, drawn before the game, doubles hands trumped in it."))
+    if variant.albur_points:
+        lines.append(g("With the albur option, the albur winners score %(n)s.") % {"n": variant.albur_points})
+    if variant.all_tricks == "double":
+        lines.append(g("Taking all the tricks doubles the hand."))
+    elif variant.all_tricks == "wins_game":
+        lines.append(g("Taking all the tricks wins the game at once."))
+    elif variant.all_tricks == "hand_total":
+        lines.append(g("Taking all the tricks scores the whole hand."))
+    if variant.undertrump_ban:
+        lines.append(g("A player who cannot follow suit may not undertrump."))
+    for name, penalty in variant.penalties.items():
+        lines.append(g("Penalty, %(name)s: %(help)s") % {"name": PENALTY_LABELS.get(name, name), "help": penalty.help})
+    return lines
+
+
+#: What entering a hand checks (docs/rules.md section 4), in words.
+CHECKS = [
+    _("Every card belongs to the variant's deck."),
+    _("The dealer is the next seat in the direction of play."),
+    _("The game or match is not already decided."),
+    _("The trump is a suit of the deck (and the turned card shows it where trump is turned up)."),
+    _("Only the calls the variant knows: blind, doublings, favourite, albur, within the highest multiplier."),
+    _("The tricks of both sides add up to the tricks of a deal."),
+    _("The points of both sides add up to the deal's total and are possible for the tricks taken."),
+    _("Only the variant's own penalties."),
+    _("With the full card play: every card dealt once, played in turn, following suit, beating, trumping and overtrumping as the variant requires."),
+]

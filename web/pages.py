@@ -1,0 +1,243 @@
+"""What each public page shows, built from the selectors of ``tournaments``: a constant number of queries a page.
+
+Views and the live regions (``web.regions``) both call these, so a page and its live update are the same data.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Max, Q
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+import scoring
+from tournaments.access import visible_tournaments
+from tournaments.models import Club, Entry, Game, Match, Round, Team, Tournament
+from tournaments.selectors import match_for_scoreboard, scoreboard_of
+from tournaments.selectors_standings import standings_by_round, standings_for
+from tournaments.services.standings import tournament_metrics
+
+from . import labels
+from .charts import Series, line_chart
+
+
+def tournaments_for(user):
+    """Return the tournaments the visitor may see, with their club and current round number."""
+    return (visible_tournaments(user).select_related("club")
+            .annotate(current_round=Max("round_set__number")))
+
+
+def tournament_or_404(user, slug: str) -> Tournament:
+    """Return a tournament the visitor may see by its slug; 404 for a private or unknown one."""
+    tournament = tournaments_for(user).filter(slug=slug).first()
+    if tournament is None:
+        raise Http404
+    return tournament
+
+
+def search(queryset, q: str):
+    """Filter tournaments by words found in the name, the club, the city or the variant's name."""
+    for word in q.split()[:6]:
+        variants = [slug for slug, v in scoring.VARIANTS.items()
+                    if word.lower() in slug or word.lower() in v.name.lower()]
+        queryset = queryset.filter(Q(name__icontains=word) | Q(club__name__icontains=word)
+                                   | Q(club__city__icontains=word) | Q(variant__in=variants))
+    return queryset
+
+
+def tournament_facts(tournament: Tournament) -> dict:
+    """Return the tournament's settings in words: variant, format, rounds, best of, house options."""
+    variant = tournament.variant_obj
+    return {
+        "variant": variant,
+        "format": labels.FORMAT_LABELS.get(tournament.format, tournament.format),
+        "status": labels.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
+        "best_of": tournament.effective_best_of,
+        "options": labels.house_options(variant, tournament.options),
+        "points": (tournament.points_win, tournament.points_draw, tournament.points_bye),
+        "metrics": metric_columns(tournament_metrics(tournament)),
+    }
+
+
+def metric_columns(names: list[str]) -> list[dict]:
+    return [{"name": n, "short": labels.METRIC_LABELS[n][0], "label": labels.METRIC_LABELS[n][1],
+             "help": labels.METRIC_LABELS[n][2]} for n in names if n in labels.METRIC_LABELS]
+
+
+def _teams(ids) -> dict[int, Team]:
+    return {t.pk: t for t in Team.objects.filter(pk__in=list(ids)).select_related("club")}
+
+
+def standings(tournament: Tournament) -> dict:
+    """Return the standings with each team's name and club, the metrics in words, the club standings."""
+    data = standings_for(tournament)
+    metrics = [m for m in (data["rows"][0]["tiebreaks"] if data["rows"] else {})
+               if m not in ("match_points", "games_won")]
+    teams = _teams(r["team"] for r in data["rows"])
+    ranks = [r["rank"] for r in data["rows"]]
+    rows = []
+    for r in data["rows"]:
+        team = teams.get(r["team"])
+        rows.append({**r, "team_obj": team, "shared": ranks.count(r["rank"]) > 1,
+                     "tiebreak_values": [r["tiebreaks"].get(m) for m in metrics]})
+    clubs = {c.pk: c for c in Club.objects.filter(pk__in=[c["club"] for c in data["clubs"]])} if data["clubs"] else {}
+    club_ranks = [c["rank"] for c in data["clubs"]]
+    club_rows = [{**c, "club_obj": clubs.get(c["club"]), "shared": club_ranks.count(c["rank"]) > 1}
+                 for c in data["clubs"]]
+    return {"computed_at": data["computed_at"], "rows": rows, "metrics": metric_columns(metrics),
+            "clubs": club_rows}
+
+
+def rounds_of(tournament: Tournament) -> list[Round]:
+    return list(Round.objects.filter(tournament=tournament).order_by("number"))
+
+
+def round_tables(rnd: Round) -> dict:
+    """Return a round's tables: teams (with clubs), result in games, status; the bye; how many are finished."""
+    matches = list(Match.objects.filter(round=rnd).select_related("ns__club", "ew__club").order_by("table"))
+    played = [m for m in matches if not m.is_bye]
+    return {
+        "round": rnd,
+        "status": labels.ROUND_STATUS.get(rnd.status, rnd.status),
+        "matches": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status)} for m in played],
+        "byes": [m for m in matches if m.is_bye],
+        "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
+        "total": len(played),
+    }
+
+
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise Http404
+    return rnd
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played: the last one paired."""
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def _seat_team(seat: str, ns: Team, ew: Team | None) -> str:
+    team = ns if seat in ("N", "S") else ew
+    return team.name if team else ""
+
+
+def match_board(tournament: Tournament, match_id: int) -> dict:
+    """Return the live scoreboard of a match of ``tournament``: teams and players, games, hands, the next deal."""
+    try:
+        match = match_for_scoreboard(match_id=match_id, players=True)
+    except Match.DoesNotExist:
+        raise Http404 from None
+    if match.round.tournament_id != tournament.pk:
+        raise Http404
+    return board_of(match)
+
+
+def board_of(match: Match) -> dict:
+    """Return the scoreboard of a match loaded with its players, in words."""
+    board = scoreboard_of(match)
+    variant = match.round.tournament.variant_obj
+    target = (match.round.tournament.options or {}).get("target", variant.target)
+    games = []
+    for game in board["games"]:
+        hands = []
+        for h in game["hands"]:
+            calls = []
+            if h.get("blind"):
+                calls.append(_("blind"))
+            if h.get("doublings"):
+                calls.append(_("doubled") if h["doublings"] == 1 else _("doubled ×%(n)s") % {"n": h["doublings"]})
+            if h.get("thrown_in"):
+                calls.append(_("thrown in"))
+            if h.get("penalty"):
+                calls.append(_("penalty: %(name)s (%(team)s)") % {
+                    "name": labels.PENALTY_LABELS.get(h["penalty"]["type"], h["penalty"]["type"]),
+                    "team": (match.ns if h["penalty"]["side"] == "ns" else match.ew).name})
+            calls += [str(labels.LABEL_WORDS.get(lb, lb)) for lb in h.get("labels") or []]
+            trump = h.get("trump")
+            bonus = h.get("bonus") or {}
+            hands.append({
+                **h,
+                "dealer_team": _seat_team(h["dealer"], match.ns, match.ew),
+                "trump_symbol": labels.suit_symbol(variant, trump) if trump and trump != "none" else "",
+                "trump_name": labels.suit_name(variant, trump or ""),
+                "turned_name": labels.card_name(variant, h.get("turned_card") or ""),
+                "calls": calls,
+                "bonus_ns": bonus.get("ns") if isinstance(bonus, dict) else None,
+                "bonus_ew": bonus.get("ew") if isinstance(bonus, dict) else None,
+            })
+        games.append({**game, "hands": hands, "chart": line_chart(
+            [0] + [h["number"] for h in hands],
+            [Series(match.ns.name, [0] + [h["totals"]["ns"] for h in hands], "ns"),
+             Series(match.ew.name if match.ew else "", [0] + [h["totals"]["ew"] for h in hands], "ew")],
+            guide=target)})
+    return {**board, "match": match, "tournament": match.round.tournament, "variant": variant, "games": games,
+            "target": target, "status_label": labels.MATCH_STATUS.get(board["status"], board["status"]),
+            "next_dealer_team": _seat_team(board["next_dealer"], match.ns, match.ew) if board["next_dealer"] else "",
+            "wins_needed": board["best_of"] // 2 + 1}
+
+
+def team_page(tournament: Tournament, team_id: int) -> dict:
+    """Return a team's page: players, club, every match of the tournament with its result, its progress chart."""
+    entry = (Entry.objects.filter(tournament=tournament, team_id=team_id)
+             .select_related("team__club", "team__player_1", "team__player_2").first())
+    if entry is None:
+        raise Http404
+    team = entry.team
+    matches = list(Match.objects.filter(Q(ns=team) | Q(ew=team), round__tournament=tournament)
+                   .select_related("round", "ns", "ew").order_by("round__number"))
+    rows = []
+    for m in matches:
+        side = "ns" if m.ns_id == team.pk else "ew"
+        opponent = m.ew if side == "ns" else m.ns
+        won, lost = (m.games_won_ns, m.games_won_ew) if side == "ns" else (m.games_won_ew, m.games_won_ns)
+        if m.is_bye:
+            outcome = _("bye")
+        elif m.status != Match.Status.FINISHED:
+            outcome = labels.MATCH_STATUS.get(m.status, m.status)
+        elif m.winner == "draw":
+            outcome = _("draw")
+        else:
+            outcome = _("won") if m.winner == side else _("lost")
+        rows.append({"match": m, "opponent": opponent, "won": won, "lost": lost, "outcome": outcome})
+    history = standings_by_round(tournament)
+    numbers = sorted(history)
+    points, ranks = [], []
+    for n in numbers:
+        row = next((r for r in history[n] if r.team == team.pk), None)
+        points.append(row.match_points if row else None)
+        ranks.append(row.rank if row else None)
+    return {
+        "entry": entry, "team": team, "matches": rows, "rounds": numbers, "points": points, "ranks": ranks,
+        "points_chart": line_chart(numbers, [Series(_("Match points"), points, "a")]) if numbers else None,
+        "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True) if numbers else None,
+        "teams_count": len(history[numbers[-1]]) if numbers else 0,
+    }
+
+
+def entries(tournament: Tournament) -> list[Entry]:
+    return list(Entry.objects.filter(tournament=tournament)
+                .select_related("team__club", "team__player_1", "team__player_2").order_by("team__name"))
+
+
+def variant_page(slug: str) -> dict:
+    variant = scoring.VARIANTS.get(slug)
+    if variant is None:
+        raise Http404
+    kind = labels.deck_kind(variant)
+    return {
+        "variant": variant,
+        "deck": _("Spanish deck") if kind == "spanish" else _("French deck"),
+        "suits": [{"code": s, "name": labels.suit_name(variant, s), "symbol": labels.suit_symbol(variant, s)}
+                  for s in variant.suits],
+        "ranks": [{"rank": r, "points": variant.rank_points.get(r, 0)} for r in variant.ranks],
+        "cards": len(variant.cards),
+        "direction": labels.DIRECTION.get(variant.direction, variant.direction),
+        "rules": labels.variant_rules(variant),
+        "options": [{"name": labels.OPTION_LABELS.get(n, n), "default": labels.option_value(n, spec.default),
+                     "help": spec.help} for n, spec in variant.options.items()],
+        "checks": labels.CHECKS,
+    }
+
+
+GAME_PLAYING = Game.Status.PLAYING

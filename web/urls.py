@@ -1,0 +1,34 @@
+"""The public site's URLs: one view a page, tournaments by slug."""
+
+from django.urls import include, path
+
+from . import print_views, views
+
+app_name = "web"
+
+tournament = [
+    path("", views.tournament, name="tournament"),
+    path("standings/", views.standings, name="standings"),
+    path("standings/print/", print_views.standings_print, name="standings-print"),
+    path("standings.pdf", print_views.standings_pdf, name="standings-pdf"),
+    path("clubs/", views.clubs, name="clubs"),
+    path("rounds/", views.rounds, name="rounds"),
+    path("rounds/<int:number>/", views.rounds, name="round"),
+    path("rounds/<int:number>/print/", print_views.round_print, name="round-print"),
+    path("rounds/<int:number>.pdf", print_views.round_pdf, name="round-pdf"),
+    path("rounds/<int:number>/sheets/", print_views.round_sheets, name="round-sheets"),
+    path("rounds/<int:number>/sheets.pdf", print_views.round_sheets_pdf, name="round-sheets-pdf"),
+    path("teams/", views.teams, name="teams"),
+    path("teams/<int:team_id>/", views.team, name="team"),
+    path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/sheet/", print_views.match_sheet, name="match-sheet"),
+    path("wall/", views.wall, name="wall"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("variants/", views.variants, name="variants"),
+    path("variants/<slug:slug>/", views.variant, name="variant"),
+    path("t/<slug:slug>/", include(tournament)),
+    path("", include("web.live_urls")),
+]

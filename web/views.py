@@ -1,0 +1,104 @@
+"""The public site: one view a page, each reading through ``web.pages`` (and so the selectors of ``tournaments``)."""
+
+from django.core.paginator import Paginator
+from django.db.models import Case, IntegerField, Value, When
+from django.shortcuts import render
+
+from . import pages, regions
+
+STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", then=Value(1)),
+                    default=Value(2), output_field=IntegerField())
+
+
+def home(request):
+    """Running, upcoming and finished tournaments, searchable by name, club, city or variant."""
+    q = request.GET.get("q", "").strip()[:100]
+    status = request.GET.get("status", "")
+    qs = pages.tournaments_for(request.user)
+    if q:
+        qs = pages.search(qs, q)
+    if status in ("running", "draft", "finished"):
+        qs = qs.filter(status=status)
+    qs = qs.order_by(STATUS_ORDER, "-starts_on", "-created_at", "name")
+    page = Paginator(qs, 20).get_page(request.GET.get("page"))
+    return render(request, "web/home.html", {"page": page, "q": q, "status": status,
+                                             "statuses": pages.labels.TOURNAMENT_STATUS})
+
+
+def _tournament_context(request, slug, tab):
+    tournament = pages.tournament_or_404(request.user, slug)
+    return tournament, {"tournament": tournament, "tab": tab, "facts": pages.tournament_facts(tournament)}
+
+
+def tournament(request, slug):
+    """The tournament: its settings in words, the current round at a glance, the top of the standings."""
+    tournament, ctx = _tournament_context(request, slug, "overview")
+    rnd = pages.current_round(tournament)
+    ctx["current"] = pages.round_tables(rnd) if rnd else None
+    ctx["standings"] = pages.standings(tournament)
+    return render(request, "web/tournament.html", ctx)
+
+
+def standings(request, slug):
+    tournament, ctx = _tournament_context(request, slug, "standings")
+    ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
+    return render(request, "web/standings.html", ctx)
+
+
+def clubs(request, slug):
+    tournament, ctx = _tournament_context(request, slug, "clubs")
+    ctx["standings"] = pages.standings(tournament)
+    return render(request, "web/clubs.html", ctx)
+
+
+def rounds(request, slug, number=None):
+    """A round's tables (the current round by default), with links to the others."""
+    tournament, ctx = _tournament_context(request, slug, "rounds")
+    all_rounds = pages.rounds_of(tournament)
+    rnd = pages.round_or_404(tournament, number) if number else (all_rounds[-1] if all_rounds else None)
+    ctx["rounds"] = all_rounds
+    ctx["round"] = rnd
+    if rnd:
+        ctx["region"] = regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd)
+    return render(request, "web/rounds.html", ctx)
+
+
+def teams(request, slug):
+    tournament, ctx = _tournament_context(request, slug, "teams")
+    ctx["entries"] = pages.entries(tournament)
+    return render(request, "web/teams.html", ctx)
+
+
+def team(request, slug, team_id):
+    tournament, ctx = _tournament_context(request, slug, "teams")
+    ctx.update(pages.team_page(tournament, team_id))
+    return render(request, "web/team.html", ctx)
+
+
+def match(request, slug, match_id):
+    tournament, ctx = _tournament_context(request, slug, "rounds")
+    board = pages.match_board(tournament, match_id)
+    ctx["board"] = board
+    ctx["region"] = regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board)
+    return render(request, "web/match.html", ctx)
+
+
+def wall(request, slug):
+    """The hall's projector: large type, the current round's tables and the standings in turn, kept live."""
+    tournament = pages.tournament_or_404(request.user, slug)
+    seconds = request.GET.get("seconds", "")
+    ctx = {"tournament": tournament,
+           "region": regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament),
+           "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
+    return render(request, "web/wall.html", ctx)
+
+
+def variant(request, slug):
+    return render(request, "web/variant.html", pages.variant_page(slug))
+
+
+def variants(request):
+    from scoring import VARIANTS
+
+    return render(request, "web/variants.html", {"variants": VARIANTS.values()})
+
