@@ -1,0 +1,231 @@
+"""The print pages: standings, pairings and score sheets on A4, and their PDFs."""
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpResponse
+from django.test.utils import CaptureQueriesContext
+from django.urls import NoReverseMatch, include, path, reverse
+
+from tests.factories import EntryFactory, TeamFactory, TournamentFactory
+from tests.tournaments.test_rounds_service import finish
+from tournaments.services.rounds import round_pair
+from tournaments.services.standings import standings_recompute
+from web import print_views
+
+try:  # the site's own routes, once every view they name exists
+    import web.urls  # noqa: F401
+
+    urlpatterns = [path("", include("web.urls"))]
+except ImportError:  # the site is still being built: the print routes as web/urls.py names them
+    def _match_page(request, slug, match_id):
+        return HttpResponse("match page")
+
+    _tournament = [
+        path("standings/print/", print_views.standings_print, name="standings-print"),
+        path("standings.pdf", print_views.standings_pdf, name="standings-pdf"),
+        path("rounds/<int:number>/print/", print_views.round_print, name="round-print"),
+        path("rounds/<int:number>.pdf", print_views.round_pdf, name="round-pdf"),
+        path("rounds/<int:number>/sheets/", print_views.round_sheets, name="round-sheets"),
+        path("rounds/<int:number>/sheets.pdf", print_views.round_sheets_pdf, name="round-sheets-pdf"),
+        path("matches/<int:match_id>/", _match_page, name="match"),
+        path("matches/<int:match_id>/sheet/", print_views.match_sheet, name="match-sheet"),
+        path("matches/<int:match_id>/sheet.pdf", print_views.match_sheet_pdf, name="match-sheet-pdf"),
+    ]
+    urlpatterns = [path("", include(([path("t/<slug:slug>/", include(_tournament))], "web")))]
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
+
+
+@pytest.fixture(autouse=True)
+def _local_cache(settings):
+    """The standings service's coalescing keys in a private local-memory cache: never a shared Redis."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "print-tests"}}
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def make_tournament(tables: int, public: bool = True):
+    """A Belgian Manille Swiss tournament of 2 × tables + 1 teams, round 1 paired (a bye), table 1 finished."""
+    tournament = TournamentFactory(variant="belgian-manille", best_of=3, public=public)
+    for seed in range(1, 2 * tables + 2):
+        EntryFactory(tournament=tournament, team=TeamFactory(name=f"Ploeg {seed:02d}"), seed=seed)
+    rnd = round_pair(tournament=tournament)
+    finish(rnd.matches.get(table=1))
+    standings_recompute(tournament=tournament)
+    return tournament, rnd
+
+
+@pytest.fixture
+def small():
+    return make_tournament(2)
+
+
+def urls(tournament, rnd):
+    """Every print page and PDF of the tournament, by URL name."""
+    slug, n = tournament.slug, rnd.number
+    match = rnd.matches.exclude(ew=None).order_by("table").first()
+    return {
+        "standings-print": reverse("web:standings-print", args=[slug]),
+        "standings-pdf": reverse("web:standings-pdf", args=[slug]),
+        "round-print": reverse("web:round-print", args=[slug, n]),
+        "round-pdf": reverse("web:round-pdf", args=[slug, n]),
+        "round-sheets": reverse("web:round-sheets", args=[slug, n]),
+        "round-sheets-pdf": reverse("web:round-sheets-pdf", args=[slug, n]),
+        "match-sheet": reverse("web:match-sheet", args=[slug, match.pk]),
+    }
+
+
+def team_names(rnd, byes=True):
+    matches = rnd.matches.select_related("ns", "ew")
+    return [name for m in matches if byes or m.ew_id for name in (m.ns.name, m.ew.name if m.ew else None) if name]
+
+
+@pytest.mark.parametrize("name, pdf", [("standings-print", "standings-pdf"), ("round-print", "round-pdf"),
+                                       ("round-sheets", "round-sheets-pdf")])
+def test_print_pages_show_every_team(client, small, name, pdf):
+    tournament, rnd = small
+    pages = urls(tournament, rnd)
+    response = client.get(pages[name])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="en">' in html and "web/print.css" in html
+    assert "window.print()" in html and pages[pdf] in html  # the Print button, the Download PDF link
+    for team in team_names(rnd, byes=name != "round-sheets"):  # a bye has no score sheet
+        assert team in html, team
+
+
+def test_round_page_shows_tables_result_and_bye(client, small):
+    tournament, rnd = small
+    html = client.get(urls(tournament, rnd)["round-print"]).content.decode()
+    bye = rnd.matches.get(ew=None)
+    assert "Bye:" in html and bye.ns.name in html
+    assert "2–0" in html  # table 1 is finished, two games to none
+
+
+def test_standings_page_lists_the_tiebreaks(client, small):
+    tournament, rnd = small
+    html = client.get(urls(tournament, rnd)["standings-print"]).content.decode()
+    assert "Buchholz" in html and "Ploeg 01" in html
+
+
+@pytest.mark.parametrize("name", ["standings-pdf", "round-pdf", "round-sheets-pdf"])
+def test_pdfs(client, small, name):
+    tournament, rnd = small
+    response = client.get(urls(tournament, rnd)[name])
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].startswith(f'attachment; filename="{tournament.slug}-')
+    assert response.content.startswith(b"%PDF") and len(response.content) > 5000
+
+
+def test_round_pdf_filename(client, small):
+    tournament, rnd = small
+    response = client.get(urls(tournament, rnd)["round-pdf"])
+    assert response["Content-Disposition"] == f'attachment; filename="{tournament.slug}-round-1.pdf"'
+
+
+def test_match_sheet_pdf_when_routed(client, small):
+    tournament, rnd = small
+    match = rnd.matches.get(table=2)
+    try:
+        url = reverse("web:match-sheet-pdf", args=[tournament.slug, match.pk])
+    except NoReverseMatch:
+        pytest.skip("web/urls.py has no match-sheet-pdf route yet")
+    response = client.get(url)
+    assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")
+    assert f'filename="{tournament.slug}-round-1-table-2.pdf"' in response["Content-Disposition"]
+
+
+def test_pdf_assets_come_from_disk_never_the_network():
+    fetch = print_views._local_fetcher("http://example.org/")
+    css = fetch("http://example.org/static/web/print.css")
+    assert b"@page" in css.read() and css.content_type == "text/css"
+    assert fetch("data:text/plain,hi").read() == b"hi"
+    for url in ("https://cdn.example.com/x.css", "http://example.org/admin/", "file:///etc/passwd"):
+        with pytest.raises(ValueError):
+            fetch(url)
+    with pytest.raises(ValueError):
+        fetch("http://example.org/static/web/no-such-file.css")
+
+
+def test_pdf_without_weasyprint_is_503(client, small, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pango(name, *args, **kwargs):
+        if name == "weasyprint":
+            raise OSError("cannot load library 'pango-1.0-0'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pango)
+    tournament, rnd = small
+    response = client.get(urls(tournament, rnd)["round-pdf"])
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("text/html") and b"PDF" in response.content
+
+
+def test_sheet_has_a_qr_code_of_the_match_page(client, small):
+    tournament, rnd = small
+    match = rnd.matches.get(table=2)
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    match_url = "http://testserver" + reverse("web:match", args=[tournament.slug, match.pk])
+    assert "<svg" in html and match_url in html
+    assert html.count('class="sheet"') == 1
+    for text in (match.ns.name, match.ew.name, match.ns.player_1.name, match.ew.player_2.name, match.ns.club.name,
+                 "Belgian", "best of 3", "101", "Game 3", "Signature NS", "Table 2"):
+        assert text in html, text
+    assert "Game 4" not in html
+
+
+def test_round_sheets_one_per_table_no_bye(client):
+    tournament, rnd = make_tournament(3)
+    html = client.get(reverse("web:round-sheets", args=[tournament.slug, rnd.number])).content.decode()
+    assert html.count('class="sheet"') == 3 and html.count("<svg") == 3
+    for m in rnd.matches.exclude(ew=None):
+        assert "http://testserver" + reverse("web:match", args=[tournament.slug, m.pk]) in html
+
+
+def test_best_of_five_is_one_compact_grid(client):
+    tournament, rnd = make_tournament(1)
+    tournament.best_of = 5
+    tournament.save()
+    match = rnd.matches.get(table=1)
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    assert html.count('class="sheet-grid"') == 1 and "Game 1" not in html and "best of 5" in html
+
+
+def test_bye_and_other_tournaments_match_have_no_sheet(client, small):
+    tournament, rnd = small
+    bye = rnd.matches.get(ew=None)
+    assert client.get(reverse("web:match-sheet", args=[tournament.slug, bye.pk])).status_code == 404
+    other, other_round = make_tournament(1)
+    foreign = other_round.matches.get(table=1)
+    assert client.get(reverse("web:match-sheet", args=[tournament.slug, foreign.pk])).status_code == 404
+    assert client.get(reverse("web:round-print", args=[tournament.slug, 9])).status_code == 404
+
+
+def test_private_tournament_is_404_everywhere(client):
+    tournament, rnd = make_tournament(1, public=False)
+    for name, url in urls(tournament, rnd).items():
+        assert client.get(url).status_code == 404, name
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("name", ["standings-print", "round-print", "round-sheets", "standings-pdf",
+                                  "round-sheets-pdf"])
+def test_queries_do_not_grow_with_the_tables(client, name, django_assert_max_num_queries):
+    small_t, small_r = make_tournament(2)
+    big_t, big_r = make_tournament(8)
+    small_count = _queries(client, urls(small_t, small_r)[name])
+    with django_assert_max_num_queries(8):
+        big_count = _queries(client, urls(big_t, big_r)[name])
+    assert big_count == small_count

@@ -1,0 +1,229 @@
+"""Printable pages: standings and round pairings on A4, a score sheet per table with a QR code, each also as a PDF.
+
+The PDF views render the same templates as the print pages through WeasyPrint. Its assets come from the
+static files on disk (``_local_fetcher``): a PDF never waits on the network.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+from tournaments.models import Match
+
+from . import pages
+
+#: Rows of the hand grid on one A4 sheet, shared between the games when there is one grid per game.
+SHEET_ROWS = 26
+#: Up to this many games, one grid per game; past it, one grid with a game column (a sheet stays one page).
+GRIDS_UP_TO = 3
+
+
+# -- standings and rounds -----------------------------------------------------------------------------------
+
+
+def _standings_context(request, slug: str) -> dict:
+    tournament = pages.tournament_or_404(request.user, slug)
+    return {"tournament": tournament, "facts": pages.tournament_facts(tournament),
+            "standings": pages.standings(tournament),
+            "pdf_url": reverse("web:standings-pdf", args=[slug]),
+            "back_url": _url_or_empty("web:standings", slug)}
+
+
+def standings_print(request, slug):
+    """The standings on A4: every team with its results and tiebreaks, then the clubs."""
+    return render(request, "web/print/standings.html", _standings_context(request, slug))
+
+
+def standings_pdf(request, slug):
+    """The standings as a PDF download."""
+    ctx = _standings_context(request, slug)
+    return _pdf(request, "web/print/standings.html", ctx, f"{slug}-standings.pdf")
+
+
+def _round_context(request, slug: str, number: int) -> dict:
+    tournament = pages.tournament_or_404(request.user, slug)
+    rnd = pages.round_or_404(tournament, number)
+    return {"tournament": tournament, "facts": pages.tournament_facts(tournament), "tables": pages.round_tables(rnd),
+            "pdf_url": reverse("web:round-pdf", args=[slug, number]),
+            "sheets_url": reverse("web:round-sheets", args=[slug, number]),
+            "back_url": _url_or_empty("web:round", slug, number)}
+
+
+def round_print(request, slug, number):
+    """A round's pairings on A4: table, teams and clubs, result so far; the bye."""
+    return render(request, "web/print/round.html", _round_context(request, slug, number))
+
+
+def round_pdf(request, slug, number):
+    """A round's pairings as a PDF download."""
+    ctx = _round_context(request, slug, number)
+    return _pdf(request, "web/print/round.html", ctx, f"{slug}-round-{number}.pdf")
+
+
+# -- score sheets ---------------------------------------------------------------------------------------------
+
+
+def _sheet_matches(rnd) -> list[Match]:
+    """Return the round's played tables (no byes) with teams, clubs and players, in one query."""
+    return list(Match.objects.filter(round=rnd, ew__isnull=False)
+                .select_related("ns__club", "ns__player_1", "ns__player_2",
+                                "ew__club", "ew__player_1", "ew__player_2")
+                .order_by("table"))
+
+
+def _game_facts(tournament) -> dict:
+    """Return what every sheet of the tournament says about the game: variant, best of, target, grid layout."""
+    variant = tournament.variant_obj
+    options = tournament.options or {}
+    target = options.get("target", variant.target)
+    rounds = None
+    if target is None and "rounds" in variant.options:
+        rounds = options.get("rounds", variant.options["rounds"].default)
+    best_of = tournament.effective_best_of
+    if best_of <= GRIDS_UP_TO:
+        grids = list(range(1, best_of + 1))
+        rows = range(1, SHEET_ROWS // best_of + 1)
+    else:
+        grids, rows = [None], range(1, SHEET_ROWS + 1)
+    return {"variant": variant, "best_of": best_of, "target": target, "rounds": rounds,
+            "wins_needed": best_of // 2 + 1, "grids": grids, "rows": rows, "games": range(1, best_of + 1),
+            "turned": variant.trump_mode == "turned"}
+
+
+def _sheet(request, tournament, match: Match) -> dict:
+    url = request.build_absolute_uri(reverse("web:match", args=[tournament.slug, match.pk]))
+    return {"match": match, "url": url, "qr": _qr_svg(url)}
+
+
+def _qr_svg(url: str) -> str:
+    import segno  # here: only the sheets need it
+
+    # Inline SVG, no file to serve; error level M survives a coffee stain on the printed sheet.
+    return segno.make(url, error="m", micro=False).svg_inline(scale=3, border=2)
+
+
+def _sheets_context(request, slug: str, number: int) -> dict:
+    tournament = pages.tournament_or_404(request.user, slug)
+    rnd = pages.round_or_404(tournament, number)
+    return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament),
+            "sheets": [_sheet(request, tournament, m) for m in _sheet_matches(rnd)],
+            "pdf_url": reverse("web:round-sheets-pdf", args=[slug, number]),
+            "back_url": _url_or_empty("web:round", slug, number)}
+
+
+def round_sheets(request, slug, number):
+    """A score sheet for every table of a round, one per A4 page."""
+    return render(request, "web/print/sheets.html", _sheets_context(request, slug, number))
+
+
+def round_sheets_pdf(request, slug, number):
+    """The score sheets of a round as one PDF download, a page per table."""
+    ctx = _sheets_context(request, slug, number)
+    return _pdf(request, "web/print/sheets.html", ctx, f"{slug}-round-{number}-sheets.pdf")
+
+
+def _match_sheet_context(request, slug: str, match_id: int) -> dict:
+    tournament = pages.tournament_or_404(request.user, slug)
+    board = pages.match_board(tournament, match_id)
+    match = board["match"]
+    if match.is_bye:
+        raise Http404  # a bye is not played: no sheet
+    return {"tournament": tournament, "round": match.round, "game": _game_facts(tournament),
+            "sheets": [_sheet(request, tournament, match)],
+            "pdf_url": _url_or_empty("web:match-sheet-pdf", slug, match_id),
+            "back_url": _url_or_empty("web:match", slug, match_id)}
+
+
+def match_sheet(request, slug, match_id):
+    """The score sheet of one table."""
+    return render(request, "web/print/sheets.html", _match_sheet_context(request, slug, match_id))
+
+
+def match_sheet_pdf(request, slug, match_id):
+    """The score sheet of one table as a PDF download."""
+    ctx = _match_sheet_context(request, slug, match_id)
+    match = ctx["sheets"][0]["match"]
+    return _pdf(request, "web/print/sheets.html", ctx,
+                f"{slug}-round-{match.round.number}-table-{match.table}.pdf")
+
+
+# -- PDF -----------------------------------------------------------------------------------------------------
+
+
+def _url_or_empty(name: str, *args) -> str:
+    """Reverse a URL of the site, or "" while that page is not routed (the template then leaves the link out)."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return ""
+
+
+def _pdf(request, template: str, ctx: dict, filename: str) -> HttpResponse:
+    """Render a print template to a PDF attachment; 503 when WeasyPrint cannot load (no pango)."""
+    try:
+        import weasyprint  # here: the rest of the site runs without pango
+    except (ImportError, OSError):
+        return HttpResponse(
+            format_html("<!DOCTYPE html><title>{title}</title><h1>{title}</h1><p>{text}</p>",
+                        title=_("PDF unavailable"),
+                        text=_("This server cannot make PDF files at the moment. "
+                               "Use the print page and your browser's “Save as PDF” instead.")),
+            status=503, content_type="text/html; charset=utf-8")
+    html = render_to_string(template, {**ctx, "pdf": True}, request=request)
+    base_url = request.build_absolute_uri("/")
+    document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=_local_fetcher(base_url))
+    response = HttpResponse(document.write_pdf(), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _local_fetcher(base_url: str):
+    """Return a WeasyPrint URL fetcher that serves the static files from disk, data: URLs, and nothing else."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    static_prefix = urlsplit(base_url)._replace(path="").geturl() + _static_path()
+
+    class LocalFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            if url.startswith("data:"):
+                return super().fetch(url, headers)
+            if url.startswith(static_prefix):
+                body = _static_file(urlsplit(url).path[len(_static_path()):])
+                if body is not None:
+                    return URLFetcherResponse(url, body, {"Content-Type": _mime(url)})
+            raise ValueError(f"not fetched for a PDF: {url}")
+
+    return LocalFetcher(allowed_protocols=("data",))
+
+
+def _static_file(name: str) -> bytes | None:
+    """Return a static file's bytes: from the apps' static folders (development) or the collected files."""
+    path = finders.find(name)
+    if path:
+        with open(path, "rb") as f:
+            return f.read()
+    if staticfiles_storage.exists(name):
+        with staticfiles_storage.open(name) as f:
+            return f.read()
+    return None
+
+
+def _static_path() -> str:
+    path = urlsplit(settings.STATIC_URL).path
+    return path if path.startswith("/") else "/" + path
+
+
+def _mime(name: str) -> str:
+    import mimetypes
+
+    return mimetypes.guess_type(urlsplit(name).path)[0] or "application/octet-stream"
