@@ -159,7 +159,8 @@ def board_of(match: Match) -> dict:
             hands.append({
                 **h,
                 "dealer_team": _seat_team(h["dealer"], match.ns, match.ew),
-                "trump_symbol": labels.suit_symbol(variant, trump) if trump and trump != "none" else "",
+                "trump_symbol": (labels.suit_symbol(variant, trump)
+                                 if trump and trump != "none" and labels.deck_kind(variant) == "french" else ""),
                 "trump_name": labels.suit_name(variant, trump or ""),
                 "turned_name": labels.card_name(variant, h.get("turned_card") or ""),
                 "calls": calls,

@@ -2,12 +2,30 @@
 
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
+from django.http import HttpResponseNotModified
 from django.shortcuts import render
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 
 from . import pages, regions
 
 STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", then=Value(1)),
                     default=Value(2), output_field=IntegerField())
+
+
+def _live_page(request, template, ctx):
+    """Render a page built around a live region with an ETag derived from the region; 304 while it is unchanged."""
+    region = ctx["region"]
+    user = request.user.pk if request.user.is_authenticated else 0
+    etag = regions.etag_of(f"{region['etag']}|{request.path}|{request.GET.urlencode()}|{user}", request.LANGUAGE_CODE)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    else:
+        response = render(request, template, ctx)
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
 
 
 def home(request):
@@ -42,7 +60,7 @@ def tournament(request, slug):
 def standings(request, slug):
     tournament, ctx = _tournament_context(request, slug, "standings")
     ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
-    return render(request, "web/standings.html", ctx)
+    return _live_page(request, "web/standings.html", ctx)
 
 
 def clubs(request, slug):
@@ -60,6 +78,7 @@ def rounds(request, slug, number=None):
     ctx["round"] = rnd
     if rnd:
         ctx["region"] = regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd)
+        return _live_page(request, "web/rounds.html", ctx)
     return render(request, "web/rounds.html", ctx)
 
 
@@ -80,7 +99,7 @@ def match(request, slug, match_id):
     board = pages.match_board(tournament, match_id)
     ctx["board"] = board
     ctx["region"] = regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board)
-    return render(request, "web/match.html", ctx)
+    return _live_page(request, "web/match.html", ctx)
 
 
 def wall(request, slug):
@@ -90,7 +109,7 @@ def wall(request, slug):
     ctx = {"tournament": tournament,
            "region": regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament),
            "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
-    return render(request, "web/wall.html", ctx)
+    return _live_page(request, "web/wall.html", ctx)
 
 
 def variant(request, slug):

@@ -1,0 +1,244 @@
+"""The public pages: content with names, 404 for private tournaments, constant query counts, ETags, languages."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import TournamentFactory
+from tests.web.conftest import enter_hands, make_tournament
+from tournaments.models import Match
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def url(name, tournament, *args):
+    return reverse(f"web:{name}", args=[tournament.slug, *args])
+
+
+def played_match(tournament, table=1) -> Match:
+    return Match.objects.get(round__tournament=tournament, round__number=1, table=table)
+
+
+# -- home ---------------------------------------------------------------------------------------------------------
+
+def test_home_lists_public_tournaments_with_status_and_round(client, tournament, private_tournament):
+    body = text(client.get("/"))
+    assert "Gentse Beker" in body
+    assert "Besloten Beker" not in body
+    assert "Running" in body and "Round 1 of 5" in body
+
+
+@pytest.mark.parametrize("q", ["gentse", "zwarte kat", "GENT", "belgian", "manille"])
+def test_home_search_by_name_club_city_or_variant(client, tournament, q):
+    TournamentFactory(name="Copa Malilla", slug="copa", variant="mexican-malilla")
+    body = text(client.get("/", {"q": q}))
+    assert "Gentse Beker" in body
+    assert "Copa Malilla" not in body
+
+
+def test_home_search_without_result_says_so(client, tournament):
+    body = text(client.get("/", {"q": "nothing-like-this"}))
+    assert "No tournament matches your search." in body
+
+
+def test_home_filters_by_status_and_paginates(client, db):
+    for i in range(25):
+        TournamentFactory(name=f"Cup {i:02d}", slug=f"cup-{i}", status="finished")
+    TournamentFactory(name="Draft cup", slug="draft-cup", status="draft")
+    first = text(client.get("/", {"status": "finished"}))
+    assert "Draft cup" not in first and "Page 1 of 2" in first
+    second = text(client.get("/", {"status": "finished", "page": 2}))
+    assert len(re.findall(r"Cup \d\d", first)) + len(re.findall(r"Cup \d\d", second)) == 25
+
+
+def test_home_empty(client, db):
+    assert "No tournaments yet." in text(client.get("/"))
+
+
+# -- tournament ---------------------------------------------------------------------------------------------------
+
+def test_tournament_page_tells_the_settings_in_words(client, tournament):
+    tournament.options = {"tie_doubling": "stack", "max_multiplier": 8}
+    tournament.save()
+    body = text(client.get(url("tournament", tournament)))
+    assert "De Zwarte Kat" in body and "Swiss system" in body
+    assert "best of 3 games" in body
+    assert "consecutive ties multiply" in body and "×8" in body and "house rule" in body
+    assert reverse("web:variant", args=["belgian-manille"]) in body
+    assert "{" not in re.sub(r"<script.*?</script>|<style.*?</style>", "", body, flags=re.S)
+
+
+def test_variant_pages_name_the_deck_and_checks(client, db):
+    body = text(client.get(reverse("web:variant", args=["mexican-malilla"])))
+    for word in ("oros", "copas", "espadas", "bastos", "Spanish deck", "35 points"):
+        assert word in body
+    belgian = text(client.get(reverse("web:variant", args=["belgian-manille"])))
+    assert "spades" in belgian and "undertrump" in belgian
+    assert client.get(reverse("web:variant", args=["no-such-game"])).status_code == 404
+    assert "Mexican Malilla" in text(client.get(reverse("web:variants")))
+
+
+# -- standings ----------------------------------------------------------------------------------------------------
+
+def test_standings_show_names_clubs_tiebreaks_and_shared_ranks(client, tournament):
+    body = text(client.get(url("standings", tournament)))
+    assert "Gentse Beker ploeg 1" in body and "De Zwarte Kat" in body
+    assert "Buchholz" in body and "The sum of the opponents" in body
+    assert "Computed" in body
+    assert "(shared)" in body  # teams that have not finished share a rank
+    club_body = text(client.get(url("clubs", tournament)))
+    assert "Club standings" in club_body and "De Zwarte Kat" in club_body
+
+
+def test_standings_before_any_result(client, db):
+    tournament = make_tournament(4)
+    assert "No standings yet" in text(client.get(url("standings", tournament)))
+
+
+def test_standings_query_count_does_not_grow_with_teams(client, django_assert_max_num_queries, db):
+    small = make_tournament(4, name="Small", slug="small", club_name="A")
+    large = make_tournament(16, name="Large", slug="large", club_name="B")
+    for t in (small, large):
+        standings_recompute(tournament=t)
+    with django_assert_max_num_queries(8) as small_q:
+        client.get(url("standings", small))
+    with django_assert_max_num_queries(8) as large_q:
+        client.get(url("standings", large))
+    assert len(small_q.captured_queries) == len(large_q.captured_queries)
+
+
+def test_standings_answer_an_etag_and_304(client, tournament):
+    first = client.get(url("standings", tournament))
+    assert first["ETag"]
+    again = client.get(url("standings", tournament), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    enter_hands(played_match(tournament), 1)
+    standings_recompute(tournament=tournament)
+    # A result that changes nothing in the standings may keep the ETag; the match page must change.
+
+
+# -- rounds -------------------------------------------------------------------------------------------------------
+
+def test_round_page_shows_tables_results_bye_and_progress(client, tournament):
+    body = text(client.get(url("rounds", tournament)))
+    assert "Table 1" in body and "Table 2" in body
+    assert "Bye: " in body
+    assert "1 of 2 matches finished" in body
+    assert "2–0" in body  # table 2 won in two games
+    assert client.get(url("round", tournament, 7)).status_code == 404
+
+
+def test_rounds_before_pairing(client, db):
+    tournament = TournamentFactory(name="Not yet", slug="not-yet")
+    assert "No round has been paired yet." in text(client.get(url("rounds", tournament)))
+
+
+# -- match --------------------------------------------------------------------------------------------------------
+
+def test_match_page_shows_teams_players_hands_and_next_deal(client, tournament):
+    match = played_match(tournament)
+    body = text(client.get(url("match", tournament, match.pk)))
+    assert match.ns.name in body and match.ew.name in body
+    assert match.ns.player_1.name in body and match.ew.player_2.name in body
+    assert "Next hand" in body and "E deals" not in body  # N, E, S dealt: W deals next
+    assert "W deals" in body
+    assert body.count("<tr>") >= 4  # a header and three hands
+    assert "<svg" in body and "polyline" in body
+
+
+def test_match_page_query_count_does_not_grow_with_hands(client, django_assert_max_num_queries, tournament):
+    match = played_match(tournament)
+    with django_assert_max_num_queries(10) as few:
+        client.get(url("match", tournament, match.pk))
+    enter_hands(match, 8)
+    with django_assert_max_num_queries(10) as many:
+        client.get(url("match", tournament, match.pk))
+    assert len(few.captured_queries) == len(many.captured_queries)
+
+
+def test_match_page_etag_changes_with_a_hand(client, tournament):
+    match = played_match(tournament)
+    first = client.get(url("match", tournament, match.pk))
+    assert client.get(url("match", tournament, match.pk), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    enter_hands(match, 1)
+    after = client.get(url("match", tournament, match.pk), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+
+
+def test_match_of_another_tournament_is_404(client, tournament, db):
+    other = make_tournament(4, name="Other", slug="other", club_name="Other club")
+    match = Match.objects.filter(round__tournament=other).first()
+    assert client.get(url("match", tournament, match.pk)).status_code == 404
+
+
+# -- team ---------------------------------------------------------------------------------------------------------
+
+def test_team_page_shows_players_matches_and_progress(client, tournament):
+    match = played_match(tournament, table=2)
+    body = text(client.get(url("team", tournament, match.ns_id)))
+    assert match.ns.player_1.name in body and match.ew.name in body
+    assert "won" in body and "Rank after each round" in body and "<svg" in body
+    assert client.get(url("team", tournament, 999999)).status_code == 404
+
+
+# -- wall ---------------------------------------------------------------------------------------------------------
+
+def test_wall_holds_the_tables_and_the_standings(client, tournament):
+    body = text(client.get(url("wall", tournament)))
+    assert 'data-panel="tables"' in body and 'data-panel="standings"' in body
+    assert 'class="wall"' in body and 'data-wall-seconds="15"' in body
+    assert 'data-wall-seconds="30"' in text(client.get(url("wall", tournament), {"seconds": "30"}))
+
+
+# -- privacy ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,extra", [
+    ("tournament", ()), ("standings", ()), ("clubs", ()), ("rounds", ()), ("round", (1,)), ("teams", ()),
+    ("wall", ()),
+])
+def test_private_tournament_pages_are_404(client, private_tournament, name, extra):
+    assert client.get(url(name, private_tournament, *extra)).status_code == 404
+
+
+def test_private_match_and_team_are_404(client, private_tournament):
+    match = Match.objects.filter(round__tournament=private_tournament).first()
+    assert client.get(url("match", private_tournament, match.pk)).status_code == 404
+    assert client.get(url("team", private_tournament, match.ns_id)).status_code == 404
+
+
+def test_private_tournament_is_visible_to_its_organizer(client, private_tournament, django_user_model):
+    user = django_user_model.objects.create_user("org", password="pw")
+    private_tournament.organizers.add(user)
+    client.force_login(user)
+    assert client.get(url("standings", private_tournament)).status_code == 200
+
+
+# -- languages ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "nl", "fr", "es", "ca"])
+def test_every_page_renders_in_each_language(client, tournament, lang):
+    match = played_match(tournament)
+    for page in (reverse("web:home"), url("tournament", tournament), url("standings", tournament),
+                 url("rounds", tournament), url("match", tournament, match.pk), url("team", tournament, match.ns_id),
+                 url("wall", tournament), reverse("web:variant", args=["spanish-manilla"])):
+        response = client.get(page, HTTP_ACCEPT_LANGUAGE=lang)
+        assert response.status_code == 200, page
+        assert f'<html lang="{lang}">' in text(response), page
+
+
+@pytest.mark.parametrize("lang,word", [("nl", "Klassement"), ("fr", "Classement"), ("es", "Clasificación"),
+                                       ("ca", "Classificació")])
+def test_pages_speak_the_browsers_language(client, tournament, lang, word):
+    assert word in text(client.get(url("standings", tournament), HTTP_ACCEPT_LANGUAGE=lang))
+
+
+def test_language_picker_switches_and_remembers(client, tournament):
+    response = client.post(reverse("set_language"), {"language": "fr", "next": url("standings", tournament)})
+    assert response.status_code == 302
+    assert "Classement" in text(client.get(url("standings", tournament)))
