@@ -12,14 +12,15 @@ class Series:
     css: str  # "ns", "ew", "a"...
 
 
-def line_chart(xs: list, series: list[Series], *, invert: bool = False, floor: int = 0, guide: int | None = None) -> dict:
+def line_chart(xs: list, series: list[Series], *, invert: bool = False, floor: int = 0, guide: int | None = None,
+               ceiling: int | None = None) -> dict:
     """Return what the chart template draws: each series' polyline points, the axes' ticks, a guide line.
 
     ``invert`` puts the smallest value at the top (ranks); ``guide`` draws a dashed line (a target).
     """
     values = [v for s in series for v in s.values if v is not None] + ([guide] if guide else [])
-    lo = min([floor, *values]) if not invert else min(values or [1])
-    hi = max(values or [1])
+    lo = min([floor, *values])
+    hi = max([*values, ceiling or 0] or [1])
     if hi == lo:
         hi = lo + 1
     n = max(len(xs), 1)

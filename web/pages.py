@@ -208,11 +208,13 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
         row = next((r for r in history[n] if r.team == team.pk), None)
         points.append(row.match_points if row else None)
         ranks.append(row.rank if row else None)
+    teams_count = len(history[numbers[-1]]) if numbers else 0
     return {
         "entry": entry, "team": team, "matches": rows, "rounds": numbers, "points": points, "ranks": ranks,
         "points_chart": line_chart(numbers, [Series(_("Match points"), points, "a")]) if numbers else None,
-        "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True) if numbers else None,
-        "teams_count": len(history[numbers[-1]]) if numbers else 0,
+        "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True, floor=1,
+                                 ceiling=teams_count) if numbers else None,
+        "teams_count": teams_count,
     }
 
 

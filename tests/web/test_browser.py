@@ -1,0 +1,107 @@
+"""The site in real headless Chromium: live updates without a reload, the wall, the language picker, a phone."""
+
+import os
+
+import httpx
+import pytest
+from rest_framework.authtoken.models import Token
+
+from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.conftest import belgian_hand, enter_hands, make_tournament
+from tournaments.models import Match
+from tournaments.services.standings import standings_recompute
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def site(settings):
+    """The tournament of the page tests, served by uvicorn; push through Redis when REDIS_URL is set."""
+    if os.environ.get("REDIS_URL"):
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                               "CONFIG": {"hosts": [os.environ["REDIS_URL"]],
+                                                          "prefix": "manille-browser-tests"}}}
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    tournament = make_tournament(4)
+    match = Match.objects.filter(round__tournament=tournament, ew__isnull=False).order_by("table").first()
+    enter_hands(match, 2)
+    standings_recompute(tournament=tournament)
+    with AsgiServer() as server:
+        yield server, tournament, match
+    channel_layers.backends.clear()
+
+
+def api_enter_hand(server, match, number):
+    """Enter hand ``number`` of the match's game through the REST API, as a scorekeeper's phone would."""
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(username="keeper")
+    match.round.tournament.scorekeepers.add(user)
+    token, _ = Token.objects.get_or_create(user=user)
+    response = httpx.post(f"{server.url}/api/v1/matches/{match.pk}/hands/", json=belgian_hand(number),
+                          headers={"Authorization": f"Token {token.key}"}, timeout=10)
+    assert response.status_code == 201, response.text
+
+
+def hand_rows(page) -> int:
+    return page.locator("table.hands tbody tr").count()
+
+
+@pytest.mark.parametrize("push", [True, False], ids=["push", "polling"])
+def test_a_hand_entered_through_the_api_appears_within_2_seconds(browser, site, settings, push):  # noqa: F811
+    settings.LIVE_PUSH = push
+    server, tournament, match = site
+    page = browser.new_page()
+    page.goto(f"{server.url}/t/{tournament.slug}/matches/{match.pk}/")
+    assert page.locator("body").get_attribute("data-live-push") == ("1" if push else "0")
+    assert hand_rows(page) == 2
+    page.evaluate("window.__notReloaded = true")
+    if push:  # the socket is open before the hand is entered
+        page.wait_for_function("document.querySelector('.live').dataset.liveState === 'push'", timeout=5000)
+    api_enter_hand(server, match, 3)
+    page.wait_for_function("document.querySelectorAll('table.hands tbody tr').length === 3", timeout=2000)
+    assert page.evaluate("window.__notReloaded") is True
+    assert "W deals" in page.locator(".next-deal").inner_text()
+
+
+def test_the_wall_cycles_between_tables_and_standings(browser, site):  # noqa: F811
+    server, tournament, match = site
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server.url}/t/{tournament.slug}/wall/?seconds=5")
+    stage = page.locator(".wall-stage")
+    assert stage.get_attribute("data-show") == "tables"
+    assert page.locator('.wall-panel[data-panel="tables"]').is_visible()
+    assert not page.locator('.wall-panel[data-panel="standings"]').is_visible()
+    page.wait_for_function("document.querySelector('.wall-stage').dataset.show === 'standings'", timeout=7000)
+    assert page.locator('.wall-panel[data-panel="standings"]').is_visible()
+    page.wait_for_function("document.querySelector('.wall-stage').dataset.show === 'tables'", timeout=7000)
+
+
+def test_the_language_picker_switches_the_page(browser, site):  # noqa: F811
+    server, tournament, match = site
+    page = browser.new_page(locale="en-GB")
+    page.goto(f"{server.url}/t/{tournament.slug}/standings/")
+    assert page.locator("html").get_attribute("lang") == "en"
+    with page.expect_navigation():
+        page.select_option("#language-select", "nl")
+    assert page.locator("html").get_attribute("lang") == "nl"
+    assert "Klassement" in page.locator("main").inner_text()
+
+
+def test_the_browsers_language_is_the_default(browser, site):  # noqa: F811
+    server, tournament, match = site
+    page = browser.new_context(locale="nl-BE").new_page()
+    page.goto(f"{server.url}/")
+    assert page.locator("html").get_attribute("lang") == "nl"
+
+
+def test_the_match_table_fits_a_phone_without_sideways_scrolling(browser, site):  # noqa: F811
+    server, tournament, match = site
+    enter_hands(match, 6)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.url}/t/{tournament.slug}/matches/{match.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    widths = page.evaluate("[...document.querySelectorAll('table.hands')].map(t => [t.scrollWidth, t.clientWidth])")
+    assert widths and all(scroll <= client for scroll, client in widths)
