@@ -108,7 +108,7 @@ def option_value(name: str, value) -> str:
     if (name, value) in OPTION_VALUES:
         return str(OPTION_VALUES[(name, value)])
     if value is None:
-        return gettext("none")
+        return gettext("no limit") if name == "max_multiplier" else gettext("none")
     if value is True:
         return gettext("yes")
     if value is False:
