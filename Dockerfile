@@ -9,6 +9,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# WeasyPrint (the PDF downloads of the print pages) needs pango and a font.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 COPY . .
 # Static files are collected with the production storage (compressed, for whitenoise); the key and the
 # throwaway database are there only because the settings need them to load.

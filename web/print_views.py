@@ -23,7 +23,7 @@ from tournaments.models import Match
 from . import pages
 
 #: Rows of the hand grid on one A4 sheet, shared between the games when there is one grid per game.
-SHEET_ROWS = 26
+SHEET_ROWS = 36
 #: Up to this many games, one grid per game; past it, one grid with a game column (a sheet stays one page).
 GRIDS_UP_TO = 3
 
@@ -189,19 +189,31 @@ def _pdf(request, template: str, ctx: dict, filename: str) -> HttpResponse:
 
 def _local_fetcher(base_url: str):
     """Return a WeasyPrint URL fetcher that serves the static files from disk, data: URLs, and nothing else."""
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
-
     static_prefix = urlsplit(base_url)._replace(path="").geturl() + _static_path()
+
+    def local(url: str) -> bytes:
+        body = _static_file(urlsplit(url).path[len(_static_path()):]) if url.startswith(static_prefix) else None
+        if body is None:
+            raise ValueError(f"not fetched for a PDF: {url}")
+        return body
+
+    try:
+        from weasyprint.urls import URLFetcher, URLFetcherResponse
+    except ImportError:  # WeasyPrint before the URLFetcher class: a function answering a dict
+        from weasyprint.urls import default_url_fetcher
+
+        def fetch(url, *args, **kwargs):
+            if url.startswith("data:"):
+                return default_url_fetcher(url, *args, **kwargs)
+            return {"string": local(url), "mime_type": _mime(url), "redirected_url": url}
+
+        return fetch
 
     class LocalFetcher(URLFetcher):
         def fetch(self, url, headers=None):
             if url.startswith("data:"):
                 return super().fetch(url, headers)
-            if url.startswith(static_prefix):
-                body = _static_file(urlsplit(url).path[len(_static_path()):])
-                if body is not None:
-                    return URLFetcherResponse(url, body, {"Content-Type": _mime(url)})
-            raise ValueError(f"not fetched for a PDF: {url}")
+            return URLFetcherResponse(url, local(url), {"Content-Type": _mime(url)})
 
     return LocalFetcher(allowed_protocols=("data",))
 
