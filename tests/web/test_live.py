@@ -1,0 +1,230 @@
+"""Live updates: changes published on commit to the Channels groups, and the polling endpoint with ETags.
+
+The database work runs through asgiref's thread-sensitive ``sync_to_async``: in the test's own thread,
+inside the test's transaction (``database_sync_to_async`` would close that connection).
+"""
+
+import asyncio
+import os
+import uuid
+from unittest import mock
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from django.test import override_settings
+from django.urls import reverse
+
+from tests.web.conftest import belgian_hand, enter_hands
+from tournaments import live
+from tournaments.models import Match
+from tournaments.services.hands import hand_enter
+from tournaments.services.rounds import round_pair
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def table(tournament, number=1) -> Match:
+    return Match.objects.get(round__tournament=tournament, round__number=1, table=number)
+
+
+async def listen(*groups: str) -> tuple:
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    for group in groups:
+        await layer.group_add(group, channel)
+    return layer, channel
+
+
+async def received(layer, channel, timeout=2.0) -> list[dict]:
+    """Every message waiting on the channel (the first one awaited up to ``timeout``)."""
+    messages = [await asyncio.wait_for(layer.receive(channel), timeout)]
+    while True:
+        try:
+            messages.append(await asyncio.wait_for(layer.receive(channel), 0.05))
+        except asyncio.TimeoutError:
+            return messages
+
+
+def next_hand(match) -> dict:
+    game = match.games.order_by("-number").first()
+    return belgian_hand(game.hands.count() + 1 if game and game.status == "playing" else 1)
+
+
+# -- publishing -----------------------------------------------------------------------------------------------------
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_a_hand_publishes_to_its_match_and_tournament_on_commit(tournament, django_capture_on_commit_callbacks):
+    match, other = table(tournament), table(tournament, 2)
+
+    async def scenario():
+        layer, match_channel = await listen(f"match-{match.pk}")
+        _, tournament_channel = await listen(f"tournament-{tournament.pk}")
+        _, other_channel = await listen(f"match-{other.pk}")
+
+        def enter():
+            with django_capture_on_commit_callbacks(execute=False) as callbacks:
+                hand_enter(match=match, data=next_hand(match))
+            return callbacks
+
+        callbacks = await sync_to_async(enter)()
+        with pytest.raises(asyncio.TimeoutError):  # nothing before the commit
+            await received(layer, match_channel, timeout=0.1)
+        for callback in callbacks:
+            await sync_to_async(callback)()
+        with pytest.raises(asyncio.TimeoutError):  # the other match's pages are not told
+            await received(layer, other_channel, timeout=0.1)
+        on_match = await received(layer, match_channel)
+        on_tournament = await received(layer, tournament_channel)
+        return on_match, on_tournament
+
+    on_match, on_tournament = async_to_sync(scenario)()
+    assert [m["type"] for m in on_match] == ["region.changed"]
+    assert on_match[0]["version"]
+    # The hand and the standings recompute it queued (run eagerly here): two changes of the tournament.
+    assert {m["type"] for m in on_tournament} == {"region.changed"}
+    assert len(on_tournament) >= 1
+    versions = [m["version"] for m in on_match + on_tournament]
+    assert len(set(versions)) == len(on_tournament), "one version per change, shared by its groups"
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_nothing_is_published_when_the_transaction_rolls_back(tournament):
+    from django.db import transaction
+
+    match = table(tournament)
+
+    async def scenario():
+        layer, channel = await listen(f"match-{match.pk}")
+
+        def enter_and_roll_back():
+            with pytest.raises(RuntimeError), transaction.atomic():
+                hand_enter(match=match, data=next_hand(match))
+                raise RuntimeError
+
+        await sync_to_async(enter_and_roll_back)()
+        with pytest.raises(asyncio.TimeoutError):
+            await received(layer, channel, timeout=0.3)
+
+    async_to_sync(scenario)()
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_standings_and_pairing_publish_to_the_tournament(tournament, django_capture_on_commit_callbacks):
+    async def scenario():
+        layer, channel = await listen(f"tournament-{tournament.pk}")
+
+        def recompute():
+            with django_capture_on_commit_callbacks(execute=True):
+                standings_recompute(tournament=tournament)
+
+        await sync_to_async(recompute)()
+        return await received(layer, channel)
+
+    assert [m["type"] for m in async_to_sync(scenario)()] == ["region.changed"]
+    sent = []
+    with mock.patch.object(live, "_send", side_effect=sent.append):
+        with django_capture_on_commit_callbacks(execute=True):
+            round_pair(tournament=tournament, force=True)
+    assert [f"tournament-{tournament.pk}"] in sent
+
+
+def test_a_failing_layer_is_logged_never_raised(tournament, django_capture_on_commit_callbacks, caplog):
+    match = table(tournament)
+    broken = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                          "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]}}}  # nothing listens on port 1
+    with override_settings(CHANNEL_LAYERS=broken):
+        with django_capture_on_commit_callbacks(execute=True):
+            hand, created = hand_enter(match=match, data=next_hand(match))
+    assert created and hand.pk
+    assert "live update to match-" in caplog.text
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL: the channel layer on Redis")
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_reaches_a_listener_through_redis(tournament):
+    match = table(tournament)
+    hand = next_hand(match)
+    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                          "CONFIG": {"hosts": [os.environ["REDIS_URL"]], "prefix": f"test-{uuid.uuid4().hex[:8]}"}}}
+
+    async def scenario():
+        layer, channel = await listen(f"match-{match.pk}")
+        await sync_to_async(hand_enter)(match=match, data=hand)  # commits: autocommit
+        messages = await received(layer, channel, timeout=5)
+        await layer.group_discard(f"match-{match.pk}", channel)
+        await layer.flush()
+        return messages
+
+    with override_settings(CHANNEL_LAYERS=layers):
+        messages = async_to_sync(scenario)()
+    assert [m["type"] for m in messages] == ["region.changed"]
+
+
+# -- the polling endpoint -------------------------------------------------------------------------------------------
+
+def region_url(kind, pk):
+    return reverse("web:live-region", args=[kind, pk])
+
+
+def region_pks(tournament) -> dict[str, int]:
+    return {"match": table(tournament).pk, "round": tournament.round_set.get(number=1).pk,
+            "standings": tournament.pk, "wall": tournament.pk}
+
+
+@pytest.mark.parametrize("kind", ["match", "round", "standings", "wall"])
+def test_endpoint_answers_the_region_with_an_etag_then_304(client, tournament, kind):
+    url = region_url(kind, region_pks(tournament)[kind])
+    response = client.get(url)
+    assert response.status_code == 200
+    etag = response["ETag"]
+    assert etag.startswith('"') and etag.endswith('"')
+    assert response["Cache-Control"] == "no-cache"
+    assert {"Accept-Language", "Cookie"} <= {v.strip() for v in response["Vary"].split(",")}
+    assert response.content.strip()
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+    assert client.get(url, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
+
+
+def test_endpoint_answers_the_new_region_after_a_hand(client, tournament):
+    match = table(tournament)
+    url = region_url("match", match.pk)
+    etag = client.get(url)["ETag"]
+    enter_hands(match, 1)
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200 and response["ETag"] != etag
+
+
+def test_endpoint_etag_depends_on_the_language(client, tournament):
+    url = region_url("standings", tournament.pk)
+    en = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    nl = client.get(url, HTTP_ACCEPT_LANGUAGE="nl")
+    assert en.status_code == nl.status_code == 200
+    assert en["ETag"] != nl["ETag"]
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="nl", HTTP_IF_NONE_MATCH=en["ETag"]).status_code == 200
+
+
+def test_endpoint_refuses_private_missing_and_unknown(client, tournament, private_tournament):
+    private_match = Match.objects.filter(round__tournament=private_tournament).first()
+    assert client.get(region_url("match", private_match.pk)).status_code == 404
+    assert client.get(region_url("standings", private_tournament.pk)).status_code == 404
+    assert client.get(region_url("round", private_tournament.round_set.get().pk)).status_code == 404
+    assert client.get(region_url("match", 999999)).status_code == 404
+    assert client.get(f"/live/nonsense/{tournament.pk}/").status_code == 404
+    assert client.post(region_url("standings", tournament.pk)).status_code == 405
+
+
+@pytest.mark.parametrize("kind", ["match", "round", "standings", "wall"])
+def test_endpoint_query_count_is_constant(client, tournament, kind, django_assert_max_num_queries):
+    pk = region_pks(tournament)[kind]
+    with django_assert_max_num_queries(12) as small:
+        client.get(region_url(kind, pk))
+    # More hands and more results: the same number of queries.
+    enter_hands(table(tournament), 4)
+    standings_recompute(tournament=tournament)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        client.get(region_url(kind, pk))

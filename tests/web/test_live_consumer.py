@@ -1,0 +1,164 @@
+"""The live regions' WebSocket: refused for private or unknown regions, pushes the new HTML after a change."""
+
+import asyncio
+from unittest import mock
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tests.web.conftest import belgian_hand, make_tournament
+from tournaments.models import Match
+from tournaments.services.hands import hand_enter
+from tournaments.services.standings import standings_recompute
+from web import consumers
+from web.regions import etag_of, render_region
+
+# Committed rows: the consumer reads them from its own thread and connection.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_renderings():
+    consumers.rendering_cache_clear()
+    yield
+    consumers.rendering_cache_clear()
+
+
+def communicator(path: str, headers=ORIGIN) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def first_match(tournament) -> Match:
+    return Match.objects.filter(round__tournament=tournament, ew__isnull=False).order_by("table").first()
+
+
+def enter_next_hand(match_id: int) -> None:
+    match = Match.objects.get(pk=match_id)
+    game = match.games.order_by("-number").first()
+    hand_enter(match=match, data=belgian_hand(game.hands.count() + 1 if game else 1))
+
+
+async def refused(path: str) -> int | None:
+    ws = communicator(path)
+    connected, _ = await ws.connect()
+    if not connected:
+        return None
+    message = await ws.receive_output(timeout=2)
+    await ws.wait()
+    assert message["type"] == "websocket.close"
+    return message["code"]
+
+
+def test_private_missing_and_unknown_regions_are_refused():
+    private = make_tournament(4, public=False, name="Besloten Beker", slug="besloten-beker")
+    match = first_match(private)
+    for path in (f"/ws/live/match/{match.pk}/", f"/ws/live/standings/{private.pk}/",
+                 f"/ws/live/wall/{private.pk}/", f"/ws/live/round/{private.round_set.get().pk}/",
+                 "/ws/live/match/999999/", f"/ws/live/nonsense/{private.pk}/"):
+        assert async_to_sync(refused)(path) == consumers.CLOSE_NOT_FOUND, path
+
+
+def test_a_foreign_origin_is_refused():
+    tournament = make_tournament(4)
+
+    async def scenario():
+        ws = communicator(f"/ws/live/standings/{tournament.pk}/", headers=[(b"origin", b"http://evil.example")])
+        connected, _ = await ws.connect()
+        return connected
+
+    assert async_to_sync(scenario)() is False
+
+
+def test_viewers_get_the_new_html_after_a_hand_rendered_once_per_language():
+    tournament = make_tournament(4)
+    match = first_match(tournament)
+    renders = []
+
+    def counting_render(kind, pk, lang):
+        renders.append((kind, pk, lang))
+        return render_region(kind, pk, lang)
+
+    async def scenario():
+        viewers = [communicator(f"/ws/live/match/{match.pk}/?lang=nl") for _ in range(3)]
+        viewers.append(communicator(f"/ws/live/match/{match.pk}/?lang=fr"))
+        viewers.append(communicator(f"/ws/live/match/{match.pk}/?lang=xx"))  # unknown: the default language
+        standings = communicator(f"/ws/live/standings/{tournament.pk}/")
+        for ws in [*viewers, standings]:
+            connected, _ = await ws.connect()
+            assert connected
+        await database_sync_to_async(enter_next_hand)(match.pk)
+        pushed = [await ws.receive_json_from(timeout=5) for ws in viewers]
+        on_standings = await standings.receive_json_from(timeout=5)
+        for ws in [*viewers, standings]:
+            await ws.disconnect()
+        return pushed, on_standings
+
+    with mock.patch.object(consumers, "render_region", side_effect=counting_render):
+        pushed, on_standings = async_to_sync(scenario)()
+    expected_nl = render_region("match", match.pk, "nl")
+    assert pushed[0] == pushed[1] == pushed[2] == {"html": expected_nl, "etag": etag_of(expected_nl, "nl")}
+    assert pushed[3]["etag"] == etag_of(render_region("match", match.pk, "fr"), "fr") != pushed[0]["etag"]
+    assert pushed[4]["etag"] == etag_of(render_region("match", match.pk, "en"), "en")
+    assert "html" in on_standings and on_standings["etag"]
+    # One rendering per language for the match, however many viewers.
+    match_renders = [r for r in renders if r[0] == "match"]
+    assert sorted(match_renders) == sorted([("match", match.pk, "nl"), ("match", match.pk, "fr"),
+                                            ("match", match.pk, "en")])
+
+
+def test_standings_viewers_get_each_recompute():
+    tournament = make_tournament(4)
+
+    async def scenario():
+        ws = communicator(f"/ws/live/standings/{tournament.pk}/?lang=es")
+        connected, _ = await ws.connect()
+        assert connected
+        await database_sync_to_async(standings_recompute)(tournament=tournament)
+        message = await ws.receive_json_from(timeout=5)
+        assert await ws.receive_nothing(timeout=0.2)
+        await ws.disconnect()
+        return message
+
+    message = async_to_sync(scenario)()
+    assert message["etag"] == etag_of(render_region("standings", tournament.pk, "es"), "es")
+
+
+def test_a_region_made_private_closes_its_sockets():
+    tournament = make_tournament(4)
+
+    async def scenario():
+        ws = communicator(f"/ws/live/standings/{tournament.pk}/")
+        connected, _ = await ws.connect()
+        assert connected
+        await database_sync_to_async(type(tournament).objects.filter(pk=tournament.pk).update)(public=False)
+        await database_sync_to_async(standings_recompute)(tournament=tournament)
+        message = await ws.receive_output(timeout=5)
+        await ws.wait()
+        return message
+
+    assert async_to_sync(scenario)() == {"type": "websocket.close", "code": consumers.CLOSE_NOT_FOUND}
+
+
+def test_concurrent_changes_render_once_per_version():
+    tournament = make_tournament(4)
+    calls = []
+
+    def slow_render(kind, pk, lang):
+        calls.append(lang)
+        return f"<p>{kind} {pk} {lang}</p>"
+
+    async def scenario():
+        with mock.patch.object(consumers, "render_region", side_effect=slow_render):
+            results = await asyncio.gather(*[consumers.rendering("standings", tournament.pk, "en", "v1")
+                                             for _ in range(50)])
+            again = await consumers.rendering("standings", tournament.pk, "en", "v2")
+        return results, again
+
+    results, again = async_to_sync(scenario)()
+    assert len(set(results)) == 1 and calls == ["en", "en"]
+    assert again == results[0]

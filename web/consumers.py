@@ -1,0 +1,103 @@
+"""The live regions' WebSocket: join the region's group, push its new HTML after every change.
+
+``tournaments.live`` publishes one ``region.changed`` message per change to a group; every
+connection of a process that listens to the region gets it, and the process renders the region
+once per (region, language, change) however many of its viewers watch it (a shared cache with a
+per-key lock), then sends each viewer the same HTML. Nothing is computed per viewer.
+
+A region that is unknown or not public is refused: the socket is accepted and closed at once with
+code 4404, which tells the page not to try again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.http import Http404
+
+from web.regions import REGION_KINDS, etag_of, region_group, render_region
+
+logger = logging.getLogger(__name__)
+
+CLOSE_NOT_FOUND = 4404
+_KEEP = 256  # renderings kept per process: a few recent changes of every watched region and language
+
+_rendered: OrderedDict[tuple, tuple[str, str]] = OrderedDict()
+_locks: dict[tuple, asyncio.Lock] = {}
+
+
+def _language(query_string: bytes) -> str:
+    """Return the ``lang`` of the query string when it is one of the site's languages, else the default."""
+    values = parse_qs(query_string.decode("latin-1")).get("lang", [])
+    codes = {code for code, _name in settings.LANGUAGES}
+    return values[0] if values and values[0] in codes else settings.LANGUAGE_CODE
+
+
+async def rendering(kind: str, pk: int, lang: str, version: str) -> tuple[str, str]:
+    """Return a region's (html, etag) after change ``version``, rendering it once per process."""
+    key = (kind, pk, lang, version)
+    hit = _rendered.get(key)
+    if hit is not None:
+        return hit
+    lock = _locks.setdefault(key, asyncio.Lock())
+    try:
+        async with lock:
+            hit = _rendered.get(key)
+            if hit is None:
+                html = await database_sync_to_async(render_region)(kind, pk, lang)
+                hit = _rendered[key] = (html, etag_of(html, lang))
+                while len(_rendered) > _KEEP:
+                    _rendered.popitem(last=False)
+    finally:
+        # Waiters keep their reference to the lock and find the rendering; later callers find it first.
+        _locks.pop(key, None)
+    return hit
+
+
+def rendering_cache_clear() -> None:
+    _rendered.clear()
+    _locks.clear()
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer of one live region (match, round, standings, wall)."""
+
+    group: str | None = None
+
+    async def connect(self):
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.kind, self.pk = kwargs["kind"], int(kwargs["pk"])
+        self.lang = _language(self.scope.get("query_string", b""))
+        group = await database_sync_to_async(region_group)(self.kind, self.pk) if self.kind in REGION_KINDS else None
+        await self.accept()
+        if group is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = group
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def receive_json(self, content, **kwargs):
+        """The page says nothing over the socket; anything it sends is ignored."""
+
+    async def region_changed(self, event):
+        """Push the region's new HTML (rendered once per process for this change and language)."""
+        try:
+            html, etag = await rendering(self.kind, self.pk, self.lang, str(event.get("version", "")))
+        except Http404:  # deleted, or no longer public
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        except Exception:
+            logger.exception("live region %s %s not rendered", self.kind, self.pk)
+            return
+        await self.send_json({"html": html, "etag": etag})

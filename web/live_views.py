@@ -1,0 +1,30 @@
+"""The polling fallback of the live regions: a region's HTML with a strong ETag, 304 when unchanged."""
+
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from web.regions import REGION_KINDS, etag_of, render_region
+
+
+def _matches(if_none_match: str, etag: str) -> bool:
+    tags = [tag.strip() for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags or f"W/{etag}" in tags
+
+
+@require_GET
+def region(request, kind: str, pk: int):
+    """Answer a region's HTML in the request's language, or 304 when the page has it already."""
+    if kind not in REGION_KINDS:
+        raise Http404
+    lang = request.LANGUAGE_CODE
+    html = render_region(kind, pk, lang)
+    etag = etag_of(html, lang)
+    if _matches(request.headers.get("If-None-Match", ""), etag):
+        response = HttpResponseNotModified()
+    else:
+        response = HttpResponse(html, content_type="text/html; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
