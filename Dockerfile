@@ -1,11 +1,12 @@
-# The service's image: gunicorn serving config.wsgi, also used by the Celery worker (docker-compose.yml).
+# The service's image: gunicorn with uvicorn workers serving config.asgi (the pages, the API and the live
+# pages' WebSockets), also used by the Celery workers (docker-compose.yml).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    WEB_CONCURRENCY=3
+    WEB_CONCURRENCY=2
 
 WORKDIR /app
 
@@ -27,5 +28,6 @@ RUN pip install . \
 USER app
 EXPOSE 8000
 
-# gunicorn reads the number of workers from WEB_CONCURRENCY.
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+# gunicorn reads the number of workers from WEB_CONCURRENCY; each uvicorn worker serves HTTP and WebSockets
+# in one event loop, and the channel layer on Redis carries the live updates between the workers.
+CMD ["gunicorn", "config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]

@@ -94,11 +94,29 @@ def test_web_migrates_then_runs_the_dockerfile_command(services, dockerfile):
     assert shlex.split(migrate) == ["python", "manage.py", "migrate", "--noinput"]
     assert shlex.split(serve) == ["exec", *dockerfile_cmd(dockerfile)]
     gunicorn = dockerfile_cmd(dockerfile)
-    assert gunicorn[:2] == ["gunicorn", "config.wsgi:application"]
+    # ASGI under uvicorn workers: HTTP and the live pages' WebSockets.
+    assert gunicorn[:2] == ["gunicorn", "config.asgi:application"]
+    assert gunicorn[gunicorn.index("--worker-class") + 1] == "uvicorn_worker.UvicornWorker"
     bind = gunicorn[gunicorn.index("--bind") + 1]
     port = bind.rsplit(":", 1)[1]
     assert f"{port}:{port}" in services["web"]["ports"]
     assert ("EXPOSE", port) in dockerfile
+
+
+def test_web_workers_come_from_the_environment(services, dockerfile):
+    assert app_env(services, "web")["WEB_CONCURRENCY"] == "2"
+    assert app_env(services, "web", {"SECRET_KEY": "k", "WEB_CONCURRENCY": "4"})["WEB_CONCURRENCY"] == "4"
+    env = dict(arg.split("=", 1) for keyword, args in dockerfile if keyword == "ENV" for arg in args.split())
+    assert env["WEB_CONCURRENCY"] == "2"
+
+
+def test_the_asgi_app_routes_the_live_websockets():
+    from channels.routing import ProtocolTypeRouter
+
+    from config.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
 
 
 def worker_option(cmd: list[str], name: str) -> str | None:
