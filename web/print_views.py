@@ -102,7 +102,8 @@ def _game_facts(tournament) -> dict:
 
 def _sheet(request, tournament, match: Match) -> dict:
     url = request.build_absolute_uri(reverse("web:match", args=[tournament.slug, match.pk]))
-    return {"match": match, "url": url, "qr": _qr_svg(url)}
+    sides = [(_("NS"), _("North–South"), match.ns), (_("EW"), _("East–West"), match.ew)]
+    return {"match": match, "url": url, "qr": _qr_svg(url), "sides": sides}
 
 
 def _qr_svg(url: str) -> str:
