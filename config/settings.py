@@ -252,7 +252,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "manille-live")},
+            # A socket timeout above the layer's 5 s blocking pop: redis-py 8 defaults to 5 s, which would
+            # end every idle socket's receive with a TimeoutError (django/channels_redis#422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+                       "prefix": os.environ.get("CHANNELS_PREFIX", "manille-live")},
         }
     }
 else:

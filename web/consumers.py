@@ -75,12 +75,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.kind, self.pk = kwargs["kind"], int(kwargs["pk"])
         self.lang = _language(self.scope.get("query_string", b""))
         group = await database_sync_to_async(region_group)(self.kind, self.pk) if self.kind in REGION_KINDS else None
-        await self.accept()
         if group is None:
+            await self.accept()
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        # In the group before the page hears "open": no change falls between its catch-up fetch and the socket.
         self.group = group
         await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
 
     async def disconnect(self, code):
         if self.group is not None:

@@ -228,3 +228,16 @@ def test_endpoint_query_count_is_constant(client, tournament, kind, django_asser
     standings_recompute(tournament=tournament)
     with django_assert_max_num_queries(len(small.captured_queries)):
         client.get(region_url(kind, pk))
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL: the settings of the Redis layer")
+def test_the_redis_layer_waits_longer_than_its_blocking_pop():
+    """redis-py 8 times sockets out after 5 s, the layer's blocking pop lasts 5 s: idle sockets would fail."""
+    import config.settings as configured
+    from channels_redis.core import RedisChannelLayer
+
+    layer = configured.CHANNEL_LAYERS["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    (host,) = layer["CONFIG"]["hosts"]
+    assert host["address"] == os.environ["REDIS_URL"]
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
