@@ -22,6 +22,7 @@ tournament = [
     path("teams/<int:team_id>/", views.team, name="team"),
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/sheet/", print_views.match_sheet, name="match-sheet"),
+    path("matches/<int:match_id>/sheet.pdf", print_views.match_sheet_pdf, name="match-sheet-pdf"),
     path("wall/", views.wall, name="wall"),
 ]
 
