@@ -12,6 +12,7 @@ code 4404, which tells the page not to try again.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import OrderedDict
 from urllib.parse import parse_qs
@@ -28,7 +29,7 @@ logger = logging.getLogger(__name__)
 CLOSE_NOT_FOUND = 4404
 _KEEP = 256  # renderings kept per process: a few recent changes of every watched region and language
 
-_rendered: OrderedDict[tuple, tuple[str, str]] = OrderedDict()
+_rendered: OrderedDict[tuple, tuple[str, str, str]] = OrderedDict()
 _locks: dict[tuple, asyncio.Lock] = {}
 
 
@@ -39,8 +40,8 @@ def _language(query_string: bytes) -> str:
     return values[0] if values and values[0] in codes else settings.LANGUAGE_CODE
 
 
-async def rendering(kind: str, pk: int, lang: str, version: str) -> tuple[str, str]:
-    """Return a region's (html, etag) after change ``version``, rendering it once per process."""
+async def rendering(kind: str, pk: int, lang: str, version: str) -> tuple[str, str, str]:
+    """Return a region's (html, etag, message) after change ``version``, rendered and encoded once per process."""
     key = (kind, pk, lang, version)
     hit = _rendered.get(key)
     if hit is not None:
@@ -51,7 +52,8 @@ async def rendering(kind: str, pk: int, lang: str, version: str) -> tuple[str, s
             hit = _rendered.get(key)
             if hit is None:
                 html = await database_sync_to_async(render_region)(kind, pk, lang)
-                hit = _rendered[key] = (html, etag_of(html, lang))
+                etag = etag_of(html, lang)
+                hit = _rendered[key] = (html, etag, json.dumps({"html": html, "etag": etag}))
                 while len(_rendered) > _KEEP:
                     _rendered.popitem(last=False)
     finally:
@@ -95,11 +97,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def region_changed(self, event):
         """Push the region's new HTML (rendered once per process for this change and language)."""
         try:
-            html, etag = await rendering(self.kind, self.pk, self.lang, str(event.get("version", "")))
+            _html, _etag, message = await rendering(self.kind, self.pk, self.lang, str(event.get("version", "")))
         except Http404:  # deleted, or no longer public
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except Exception:
             logger.exception("live region %s %s not rendered", self.kind, self.pk)
             return
-        await self.send_json({"html": html, "etag": etag})
+        await self.send(text_data=message)  # {"html": ..., "etag": ...}, encoded once for every viewer
