@@ -17,6 +17,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def site(settings):
     """The tournament of the page tests, served by uvicorn; push through Redis when REDIS_URL is set."""
+    # The server's threads close their connections after each request, so none outlives the test database.
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
     if os.environ.get("REDIS_URL"):
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                                "CONFIG": {"hosts": [os.environ["REDIS_URL"]],

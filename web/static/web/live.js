@@ -7,7 +7,8 @@
  * Without push the region polls /live/<kind>/<pk>/ every 1.5 s with If-None-Match: a 304 costs
  * nothing, a 200 is swapped in. Polling pauses while the page is hidden.
  * A region's URLs can be overridden with data-live-url (HTTP) and data-live-ws (WebSocket).
- * An element with [data-live-status] gets the class live-on, live-poll or live-off.
+ * An element with [data-live-status] gets the class live-on, live-poll or live-off; each region gets
+ * data-live-state="push", "poll" or "off".
  */
 (function () {
   "use strict";
@@ -23,6 +24,9 @@
   var regions = [];
 
   function status() {
+    regions.forEach(function (r) {
+      r.el.setAttribute("data-live-state", r.gone ? "off" : r.socketOpen ? "push" : "poll");
+    });
     var el = document.querySelector("[data-live-status]");
     if (!el) return;
     var on = regions.length && regions.every(function (r) { return r.socketOpen; });
