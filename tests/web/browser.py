@@ -65,14 +65,6 @@ class AsgiServer:
     def __exit__(self, *exc):
         self.server.should_exit = True
         self.thread.join(10)
-        # A connection opened by one of the server's worker threads would outlive it and keep the test
-        # database from being dropped at the end of the run: end them (the test database's only).
-        from django.db import connection
-
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")
 
 
 @pytest.fixture

@@ -17,8 +17,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def site(settings):
     """The tournament of the page tests, served by uvicorn; push through Redis when REDIS_URL is set."""
-    # The server's threads close their connections after each request, so none outlives the test database.
-    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The server's threads close their connections after each request, so none outlives the test database
+    # (set in place: the open connections read this very dict).
+    db_settings = settings.DATABASES["default"]
+    max_age = db_settings.get("CONN_MAX_AGE", 0)
+    db_settings["CONN_MAX_AGE"] = 0
     if os.environ.get("REDIS_URL"):
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                                "CONFIG": {"hosts": [os.environ["REDIS_URL"]],
@@ -33,6 +36,7 @@ def site(settings):
     with AsgiServer() as server:
         yield server, tournament, match
     channel_layers.backends.clear()
+    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def api_enter_hand(server, match, number):
