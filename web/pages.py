@@ -95,10 +95,14 @@ def round_tables(rnd: Round) -> dict:
     """Return a round's tables: teams (with clubs), result in games, status; the bye; how many are finished."""
     matches = list(Match.objects.filter(round=rnd).select_related("ns__club", "ew__club").order_by("table"))
     played = [m for m in matches if not m.is_bye]
+    # The game being played at each table, so that every hand shows on the round's page and the wall.
+    playing = {g.match_id: g for g in Game.objects.filter(match__round=rnd, status=Game.Status.PLAYING)
+               .only("match_id", "number", "total_ns", "total_ew")}
     return {
         "round": rnd,
         "status": labels.ROUND_STATUS.get(rnd.status, rnd.status),
-        "matches": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status)} for m in played],
+        "matches": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status), "game": playing.get(m.pk)}
+                    for m in played],
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
         "total": len(played),

@@ -242,3 +242,13 @@ def test_language_picker_switches_and_remembers(client, tournament):
     response = client.post(reverse("set_language"), {"language": "fr", "next": url("standings", tournament)})
     assert response.status_code == 302
     assert "Classement" in text(client.get(url("standings", tournament)))
+
+
+def test_round_page_shows_the_game_being_played_at_each_table(client, tournament):
+    match = played_match(tournament)
+    game = match.games.get(number=1)
+    body = text(client.get(url("rounds", tournament)))
+    assert f"game 1: {game.total_ns}–{game.total_ew}" in body
+    enter_hands(match, 1)
+    game.refresh_from_db()
+    assert f"game 1: {game.total_ns}–{game.total_ew}" in text(client.get(url("rounds", tournament)))
