@@ -30,4 +30,4 @@ EXPOSE 8000
 
 # gunicorn reads the number of workers from WEB_CONCURRENCY; each uvicorn worker serves HTTP and WebSockets
 # in one event loop, and the channel layer on Redis carries the live updates between the workers.
-CMD ["gunicorn", "config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+CMD ["gunicorn", "config.asgi:application", "--worker-class", "config.uvicorn_worker.Worker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]

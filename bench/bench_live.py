@@ -5,7 +5,7 @@ Needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL). Creates a throw-away data
 (--redis-db, 15 by default, emptied at the start and at the end), loads a public Belgian tournament
 through the services, starts the production server as a subprocess on a free loopback port:
 
-    gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker -w 2
+    gunicorn config.asgi:application -k config.uvicorn_worker.Worker -w 2
 
 and then measures:
 
@@ -231,7 +231,7 @@ def free_port() -> int:
 
 
 def start_server(env: dict, port: int, workers: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+    cmd = [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.uvicorn_worker.Worker",
            "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--graceful-timeout", "5",
            "--backlog", "2048"]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
@@ -340,7 +340,7 @@ def main():
     try:
         wait_up(base, server)
         keeper = Scorekeeper(base, token)
-        print(f"gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker -w {args.workers} on {base}; "
+        print(f"gunicorn config.asgi:application -k config.uvicorn_worker.Worker -w {args.workers} on {base}; "
               f"PostgreSQL {name}, Redis db {args.redis_db}; {os.cpu_count()} CPUs")
 
         # 1. The entry rate with nobody watching, on a game as long as the watched one will be.

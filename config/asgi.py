@@ -1,7 +1,7 @@
 """ASGI entry point: Django for HTTP, Channels for the live pages' WebSockets.
 
 Served in production by gunicorn with uvicorn workers:
-    gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker
+    gunicorn config.asgi:application -k config.uvicorn_worker.Worker
 """
 
 import os

@@ -96,7 +96,7 @@ def test_web_migrates_then_runs_the_dockerfile_command(services, dockerfile):
     gunicorn = dockerfile_cmd(dockerfile)
     # ASGI under uvicorn workers: HTTP and the live pages' WebSockets.
     assert gunicorn[:2] == ["gunicorn", "config.asgi:application"]
-    assert gunicorn[gunicorn.index("--worker-class") + 1] == "uvicorn_worker.UvicornWorker"
+    assert gunicorn[gunicorn.index("--worker-class") + 1] == "config.uvicorn_worker.Worker"
     bind = gunicorn[gunicorn.index("--bind") + 1]
     port = bind.rsplit(":", 1)[1]
     assert f"{port}:{port}" in services["web"]["ports"]
