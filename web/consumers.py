@@ -40,7 +40,7 @@ def _language(query_string: bytes) -> str:
     return values[0] if values and values[0] in codes else settings.LANGUAGE_CODE
 
 
-async def rendering(kind: str, pk: int, lang: str, version: str) -> tuple[str, str, str]:
+async def rendering(kind: str, pk: int, lang: str, version: str, user=None) -> tuple[str, str, str]:
     """Return a region's (html, etag, message) after change ``version``, rendered and encoded once per process."""
     key = (kind, pk, lang, version)
     hit = _rendered.get(key)
@@ -51,7 +51,7 @@ async def rendering(kind: str, pk: int, lang: str, version: str) -> tuple[str, s
         async with lock:
             hit = _rendered.get(key)
             if hit is None:
-                html = await database_sync_to_async(render_region)(kind, pk, lang)
+                html = await database_sync_to_async(render_region)(kind, pk, lang, user)
                 etag = etag_of(html, lang)
                 hit = _rendered[key] = (html, etag, json.dumps({"html": html, "etag": etag}))
                 while len(_rendered) > _KEEP:
@@ -76,7 +76,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         self.kind, self.pk = kwargs["kind"], int(kwargs["pk"])
         self.lang = _language(self.scope.get("query_string", b""))
-        group = await database_sync_to_async(region_group)(self.kind, self.pk) if self.kind in REGION_KINDS else None
+        group = (await database_sync_to_async(region_group)(self.kind, self.pk, self.scope.get("user"))
+                 if self.kind in REGION_KINDS else None)
         if group is None:
             await self.accept()
             await self.close(code=CLOSE_NOT_FOUND)
@@ -97,7 +98,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def region_changed(self, event):
         """Push the region's new HTML (rendered once per process for this change and language)."""
         try:
-            _html, _etag, message = await rendering(self.kind, self.pk, self.lang, str(event.get("version", "")))
+            _html, _etag, message = await rendering(self.kind, self.pk, self.lang, str(event.get("version", "")),
+                                                    self.scope.get("user"))
         except Http404:  # deleted, or no longer public
             await self.close(code=CLOSE_NOT_FOUND)
             return

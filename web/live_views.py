@@ -18,7 +18,7 @@ def region(request, kind: str, pk: int):
     if kind not in REGION_KINDS:
         raise Http404
     lang = request.LANGUAGE_CODE
-    html = render_region(kind, pk, lang)
+    html = render_region(kind, pk, lang, request.user)
     etag = etag_of(html, lang)
     if _matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponseNotModified()

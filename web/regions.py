@@ -2,7 +2,8 @@
 
 A page embeds a region's first rendering; ``web.consumers`` pushes a new one to every open page when
 ``tournaments.live`` publishes a change to the region's group, and ``web.live_views`` answers the
-polling fallback with an ETag. Everything here reads public tournaments only.
+polling fallback with an ETag. Who may see a region is who may see its tournament
+(``tournaments.access``): anyone for a public one, its organizers and scorekeepers for a private one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tournaments.access import visible_tournaments
 from tournaments.models import Match, Round, Tournament
 
 from . import pages
@@ -20,24 +22,26 @@ from . import pages
 REGION_KINDS = ("match", "round", "standings", "wall")
 
 
-def _public(tournament_id: int) -> Tournament:
-    tournament = pages.tournaments_for(None).filter(pk=tournament_id).first()
+def _visible(tournament_id: int, user) -> Tournament:
+    """Return the tournament when ``user`` may see it (anonymous: public only), else raise Http404."""
+    tournament = pages.tournaments_for(user).filter(pk=tournament_id).first()
     if tournament is None:
         raise Http404
     return tournament
 
 
-def region_group(kind: str, pk: int) -> str | None:
-    """Return the channel-layer group a region listens to, or None when it is unknown or not public."""
+def region_group(kind: str, pk: int, user=None) -> str | None:
+    """Return the channel-layer group a region listens to, or None when it is unknown or hidden from ``user``."""
+    visible = visible_tournaments(user)
     try:
         if kind == "match":
-            match = Match.objects.filter(pk=pk, round__tournament__public=True).only("pk").first()
+            match = Match.objects.filter(pk=pk, round__tournament__in=visible).only("pk").first()
             return f"match-{match.pk}" if match else None
         if kind == "round":
-            rnd = Round.objects.filter(pk=pk, tournament__public=True).only("tournament_id").first()
+            rnd = Round.objects.filter(pk=pk, tournament__in=visible).only("tournament_id").first()
             return f"tournament-{rnd.tournament_id}" if rnd else None
         if kind in ("standings", "wall"):
-            return f"tournament-{pk}" if Tournament.objects.filter(pk=pk, public=True).exists() else None
+            return f"tournament-{pk}" if visible.filter(pk=pk).exists() else None
     except (TypeError, ValueError):
         return None
     return None
@@ -48,36 +52,39 @@ def etag_of(html: str, lang: str) -> str:
     return '"%s"' % hashlib.sha256(f"{lang}\n{html}".encode()).hexdigest()[:32]
 
 
-def _context(kind: str, pk: int, *, tournament=None, rnd=None, board=None) -> tuple[str, dict]:
+def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=None) -> tuple[str, dict]:
     if kind == "match":
         if board is None:
             match = Match.objects.filter(pk=pk).select_related("round").first()
             if match is None:
                 raise Http404
-            board = pages.match_board(_public(match.round.tournament_id), pk)
+            board = pages.match_board(_visible(match.round.tournament_id, user), pk)
         return "web/regions/match.html", {"board": board, "tournament": board["tournament"]}
     if kind == "round":
         if rnd is None:
             rnd = Round.objects.filter(pk=pk).first()
             if rnd is None:
                 raise Http404
-            tournament = _public(rnd.tournament_id)
+            tournament = _visible(rnd.tournament_id, user)
         return "web/regions/round.html", {"tables": pages.round_tables(rnd),
                                           "tournament": tournament or rnd.tournament}
     if kind == "standings":
-        tournament = tournament or _public(pk)
+        tournament = tournament or _visible(pk, user)
         return "web/regions/standings.html", {"standings": pages.standings(tournament), "tournament": tournament}
     if kind == "wall":
-        tournament = tournament or _public(pk)
+        tournament = tournament or _visible(pk, user)
         rnd = pages.current_round(tournament)
         return "web/regions/wall.html", {"tournament": tournament, "standings": pages.standings(tournament),
                                          "tables": pages.round_tables(rnd) if rnd else None}
     raise Http404
 
 
-def render_region(kind: str, pk: int, lang: str) -> str:
-    """Return a region's inner HTML in language ``lang`` (Http404 when missing or not public)."""
-    template, ctx = _context(kind, pk)
+def render_region(kind: str, pk: int, lang: str, user=None) -> str:
+    """Return a region's inner HTML in language ``lang`` (Http404 when missing or hidden from ``user``).
+
+    The rendering is the same for everyone who may see it; ``user`` only decides whether they may.
+    """
+    template, ctx = _context(kind, pk, user=user)
     with translation.override(lang):
         return render_to_string(template, ctx)
 

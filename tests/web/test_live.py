@@ -241,3 +241,13 @@ def test_the_redis_layer_waits_longer_than_its_blocking_pop():
     (host,) = layer["CONFIG"]["hosts"]
     assert host["address"] == os.environ["REDIS_URL"]
     assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+
+
+def test_endpoint_serves_a_private_region_to_its_organizers_only(client, private_tournament, django_user_model):
+    """As in the API: a private tournament's live regions are its organizers' and scorekeepers'."""
+    url = region_url("standings", private_tournament.pk)
+    keeper = django_user_model.objects.create_user("keeper-private", password="pw")
+    client.force_login(keeper)
+    assert client.get(url).status_code == 404
+    private_tournament.scorekeepers.add(keeper)
+    assert client.get(url).status_code == 200

@@ -79,9 +79,9 @@ def test_viewers_get_the_new_html_after_a_hand_rendered_once_per_language():
     match = first_match(tournament)
     renders = []
 
-    def counting_render(kind, pk, lang):
+    def counting_render(kind, pk, lang, user=None):
         renders.append((kind, pk, lang))
-        return render_region(kind, pk, lang)
+        return render_region(kind, pk, lang, user)
 
     async def scenario():
         viewers = [communicator(f"/ws/live/match/{match.pk}/?lang=nl") for _ in range(3)]
@@ -148,7 +148,7 @@ def test_concurrent_changes_render_once_per_version():
     tournament = make_tournament(4)
     calls = []
 
-    def slow_render(kind, pk, lang):
+    def slow_render(kind, pk, lang, user=None):
         calls.append(lang)
         return f"<p>{kind} {pk} {lang}</p>"
 
@@ -162,3 +162,23 @@ def test_concurrent_changes_render_once_per_version():
     results, again = async_to_sync(scenario)()
     assert len(set(results)) == 1 and calls == ["en", "en"]
     assert again == results[0]
+
+
+def test_a_private_region_is_pushed_to_its_organizers(django_user_model):
+    private = make_tournament(4, public=False, name="Besloten Beker", slug="besloten-beker")
+    match = first_match(private)
+    organizer = django_user_model.objects.create_user("org-live", password="pw")
+    private.organizers.add(organizer)
+
+    async def follow():
+        ws = communicator(f"/ws/live/match/{match.pk}/?lang=nl")
+        ws.scope["user"] = organizer
+        connected, _ = await ws.connect()
+        assert connected
+        await database_sync_to_async(enter_next_hand)(match.pk)
+        message = await ws.receive_json_from(timeout=5)
+        await ws.disconnect()
+        return message
+
+    message = async_to_sync(follow)()
+    assert match.ns.name in message["html"]
