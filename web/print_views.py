@@ -14,7 +14,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
@@ -36,7 +36,7 @@ def _standings_context(request, slug: str) -> dict:
     return {"tournament": tournament, "facts": pages.tournament_facts(tournament),
             "standings": pages.standings(tournament),
             "pdf_url": reverse("web:standings-pdf", args=[slug]),
-            "back_url": _url_or_empty("web:standings", slug)}
+            "back_url": _reverse("web:standings", slug)}
 
 
 def standings_print(request, slug):
@@ -56,7 +56,7 @@ def _round_context(request, slug: str, number: int) -> dict:
     return {"tournament": tournament, "facts": pages.tournament_facts(tournament), "tables": pages.round_tables(rnd),
             "pdf_url": reverse("web:round-pdf", args=[slug, number]),
             "sheets_url": reverse("web:round-sheets", args=[slug, number]),
-            "back_url": _url_or_empty("web:round", slug, number)}
+            "back_url": _reverse("web:round", slug, number)}
 
 
 def round_print(request, slug, number):
@@ -119,7 +119,7 @@ def _sheets_context(request, slug: str, number: int) -> dict:
     return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament),
             "sheets": [_sheet(request, tournament, m) for m in _sheet_matches(rnd)],
             "pdf_url": reverse("web:round-sheets-pdf", args=[slug, number]),
-            "back_url": _url_or_empty("web:round", slug, number)}
+            "back_url": _reverse("web:round", slug, number)}
 
 
 def round_sheets(request, slug, number):
@@ -141,8 +141,8 @@ def _match_sheet_context(request, slug: str, match_id: int) -> dict:
         raise Http404  # a bye is not played: no sheet
     return {"tournament": tournament, "round": match.round, "game": _game_facts(tournament),
             "sheets": [_sheet(request, tournament, match)],
-            "pdf_url": _url_or_empty("web:match-sheet-pdf", slug, match_id),
-            "back_url": _url_or_empty("web:match", slug, match_id)}
+            "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
+            "back_url": _reverse("web:match", slug, match_id)}
 
 
 def match_sheet(request, slug, match_id):
@@ -158,15 +158,11 @@ def match_sheet_pdf(request, slug, match_id):
                 f"{slug}-round-{match.round.number}-table-{match.table}.pdf")
 
 
+def _reverse(name: str, *args) -> str:
+    return reverse(name, args=args)
+
+
 # -- PDF -----------------------------------------------------------------------------------------------------
-
-
-def _url_or_empty(name: str, *args) -> str:
-    """Reverse a URL of the site, or "" while that page is not routed (the template then leaves the link out)."""
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return ""
 
 
 def _pdf(request, template: str, ctx: dict, filename: str) -> HttpResponse:
