@@ -17,7 +17,11 @@ def _live_page(request, template, ctx):
     """Render a page built around a live region with an ETag derived from the region; 304 while it is unchanged."""
     region = ctx["region"]
     user = request.user.pk if request.user.is_authenticated else 0
-    etag = regions.etag_of(f"{region['etag']}|{request.path}|{request.GET.urlencode()}|{user}", request.LANGUAGE_CODE)
+    t = ctx["tournament"]
+    # The page around the region shows the tournament's header (status, round, settings): they count too.
+    header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
+    etag = regions.etag_of(f"{region['etag']}|{request.path}|{request.GET.urlencode()}|{user}|{header!r}",
+                           request.LANGUAGE_CODE)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response = HttpResponseNotModified()
     else:

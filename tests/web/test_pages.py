@@ -252,3 +252,11 @@ def test_round_page_shows_the_game_being_played_at_each_table(client, tournament
     enter_hands(match, 1)
     game.refresh_from_db()
     assert f"game 1: {game.total_ns}–{game.total_ew}" in text(client.get(url("rounds", tournament)))
+
+
+def test_page_etag_changes_with_the_tournament_header(client, tournament):
+    first = client.get(url("standings", tournament))
+    tournament.status = "finished"
+    tournament.save()
+    again = client.get(url("standings", tournament), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and "Finished" in text(again)
