@@ -111,3 +111,17 @@ def test_the_match_table_fits_a_phone_without_sideways_scrolling(browser, site):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     widths = page.evaluate("[...document.querySelectorAll('table.hands')].map(t => [t.scrollWidth, t.clientWidth])")
     assert widths and all(scroll <= client for scroll, client in widths)
+
+
+def test_the_wall_shows_a_tall_round_a_screenful_at_a_time(browser, settings):  # noqa: F811
+    settings.DATABASES["default"]["CONN_MAX_AGE"], max_age = 0, settings.DATABASES["default"].get("CONN_MAX_AGE", 0)
+    tournament = make_tournament(40, name="Grote Beker", slug="grote-beker", club_name="Groot")
+    try:
+        with AsgiServer() as server:
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(f"{server.url}/t/{tournament.slug}/wall/?seconds=5")
+            assert page.evaluate("document.documentElement.scrollHeight") > 720
+            page.wait_for_function("window.scrollY > 0", timeout=7000)
+            assert page.locator(".wall-stage").get_attribute("data-show") == "tables"
+    finally:
+        settings.DATABASES["default"]["CONN_MAX_AGE"] = max_age

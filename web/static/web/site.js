@@ -7,17 +7,26 @@
   if (select) {
     select.addEventListener("change", function () { select.form.submit(); });
   }
-  // Wall: show the tables and the standings in turn, for ever; the live regions keep both current.
+  // Wall: show the tables and the standings in turn, for ever; the live regions keep both current. A panel
+  // taller than the screen is shown a screenful at a time, so a hall with many tables sees them all.
   var stage = document.querySelector(".wall-stage");
   if (stage) {
     var seconds = parseInt(stage.getAttribute("data-wall-seconds"), 10) || 15;
     var panels = ["tables", "standings"];
     var index = 0;
-    setInterval(function () {
-      index = (index + 1) % panels.length;
-      stage.setAttribute("data-show", panels[index]);
-      var shown = stage.querySelector('.wall-panel[data-panel="' + panels[index] + '"]');
-      if (shown) { shown.scrollTop = 0; }
-    }, seconds * 1000);
+    var screen = 0;
+    var step = function () {
+      var pageHeight = Math.max(1, window.innerHeight * 0.85);
+      var overflow = document.documentElement.scrollHeight - window.innerHeight;
+      var screens = overflow > 1 ? 1 + Math.ceil(overflow / pageHeight) : 1;
+      screen += 1;
+      if (screen >= screens) {
+        screen = 0;
+        index = (index + 1) % panels.length;
+        stage.setAttribute("data-show", panels[index]);
+      }
+      window.scrollTo(0, screen * pageHeight);
+    };
+    setInterval(step, seconds * 1000);
   }
 })();
