@@ -65,6 +65,25 @@ OPTION_LABELS = {
     "rounds": _("Rounds per game"),
     "mariperez": _("Mariperez"),
 }
+#: Each house option's one-line explanation (the engine's own help, in the visitor's language).
+OPTION_HELP = {
+    "target": _("points a side must reach to win the game"),
+    "tie_doubling": _("a 30-30 tie doubles the next played deal; 'stack': consecutive ties multiply; "
+                      "'off': no tie double"),
+    "max_multiplier": _("cap on the multiplier; calls past it are refused"),
+    "blind_allowed": _("blind muul (no trump before looking) counts ×4"),
+    "malilla_rule": _("a 7 of a non-trump suit not yet led may not be discarded"),
+    "clockwise": _("play clockwise (as some US players do)"),
+    "albur": _("the albur winners score 5; the other side deals first"),
+    "rounds": _("rounds of four deals in a game"),
+    "mariperez": _("the first and the last round count double"),
+}
+PENALTY_HELP = {
+    "signalling": _("signalling or cheating: the other side scores 20"),
+    "renege": _("a renege or play out of turn loses the whole game"),
+    "renuncio": _("a renuncio or other irregularity: the offender scores nothing, the other side 10 tantos "
+                  "plus its own gain"),
+}
 OPTION_VALUES = {
     ("tie_doubling", "next"): _("a tie doubles the next deal"),
     ("tie_doubling", "stack"): _("consecutive ties multiply"),
@@ -167,7 +186,8 @@ def variant_rules(variant: scoring.Variant) -> list[str]:
     if variant.undertrump_ban:
         lines.append(g("A player who cannot follow suit may not undertrump."))
     for name, penalty in variant.penalties.items():
-        lines.append(g("Penalty, %(name)s: %(help)s") % {"name": PENALTY_LABELS.get(name, name), "help": penalty.help})
+        lines.append(g("Penalty, %(name)s: %(help)s") % {"name": PENALTY_LABELS.get(name, name),
+                                                          "help": PENALTY_HELP.get(name, penalty.help)})
     return lines
 
 

@@ -242,7 +242,7 @@ def variant_page(slug: str) -> dict:
         "direction": labels.DIRECTION.get(variant.direction, variant.direction),
         "rules": labels.variant_rules(variant),
         "options": [{"name": labels.OPTION_LABELS.get(n, n), "default": labels.option_value(n, spec.default),
-                     "help": spec.help} for n, spec in variant.options.items()],
+                     "help": labels.OPTION_HELP.get(n, spec.help)} for n, spec in variant.options.items()],
         "checks": labels.CHECKS,
     }
 
