@@ -8,7 +8,7 @@ from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
 from .views.rounds import RoundViewSet, StandingsView, TaskView
-from .views.tournaments import EntryViewSet, TournamentViewSet
+from .views.tournaments import TOURNAMENT_REF, EntryViewSet, TournamentViewSet
 from .views.variants import VariantViewSet
 
 app_name = "api"
@@ -19,15 +19,16 @@ router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("teams", TeamViewSet, basename="team")
 router.register("tournaments", TournamentViewSet, basename="tournament")
-router.register(r"tournaments/(?P<tournament_id>[0-9]+)/entries", EntryViewSet, basename="entry")
-router.register(r"tournaments/(?P<tournament_id>[0-9]+)/rounds", RoundViewSet, basename="round")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/entries", EntryViewSet, basename="entry")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/rounds", RoundViewSet, basename="round")
 router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
     path("auth/me/", MeView.as_view(), name="me"),
-    path("tournaments/<int:tournament_id>/standings/", StandingsView.as_view(), name="standings"),
+    re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/standings/$", StandingsView.as_view(),
+            name="standings"),
     path("tasks/<uuid:task_id>/", TaskView.as_view(), name="task-detail"),
     *router.urls,
     # Anything else under /api/v1/ is a 404 in the API's error shape, not Django's HTML page.

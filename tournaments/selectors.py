@@ -24,7 +24,18 @@ def match_for_scoreboard(*, match_id: int, players: bool = False) -> Match:
 
 
 def _team(team) -> dict | None:
-    return None if team is None else {"id": team.pk, "name": team.name}
+    """A side of the scoreboard: the team, its club and its two players (joined by ``players=True``)."""
+    if team is None:
+        return None
+    return {"id": team.pk, "name": team.name, "club": {"id": team.club.pk, "name": team.club.name},
+            "players": [{"id": p.pk, "name": p.name} for p in (team.player_1, team.player_2)]}
+
+
+def team_summary(team) -> dict | None:
+    """A team named for a list (a round's tables, the standings): id, name and club; ``team__club`` joined."""
+    if team is None:
+        return None
+    return {"id": team.pk, "name": team.name, "club": {"id": team.club_id, "name": team.club.name}}
 
 
 def hand_computed(hand: Hand) -> dict:
@@ -77,7 +88,7 @@ def hand_result(hand: Hand) -> dict:
 
 def match_scoreboard(*, match_id: int) -> dict:
     """Return the match scoreboard: teams, games won, every hand with running totals, the next deal."""
-    return scoreboard_of(match_for_scoreboard(match_id=match_id))
+    return scoreboard_of(match_for_scoreboard(match_id=match_id, players=True))
 
 
 def scoreboard_of(match: Match) -> dict:

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from tournaments.models import Standing, StandingsSnapshot, TaskRecord, Tournament
+from tournaments.models import Club, Standing, StandingsSnapshot, TaskRecord, Tournament
 
 
 def standings_for(tournament: Tournament) -> dict:
-    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}."""
+    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries.
+
+    Each row also names its team (``team_detail``: id, name, club); each club row its club (``club_name``).
+    """
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     metrics = snapshot.metrics if snapshot else []
     rows = [
         {"rank": s.rank, "team": s.team_id, "played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost,
          "match_points": s.match_points, "games_won": s.games_won, "games_lost": s.games_lost,
-         "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics)}
-        for s in Standing.objects.filter(tournament=tournament).order_by("position")
+         "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics),
+         "team_detail": {"id": s.team_id, "name": s.team.name,
+                         "club": {"id": s.team.club_id, "name": s.team.club.name}}}
+        for s in Standing.objects.filter(tournament=tournament).select_related("team__club").order_by("position")
     ]
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows,
-            "clubs": snapshot.clubs if snapshot else []}
+    clubs = list(snapshot.clubs) if snapshot else []
+    if clubs:
+        names = dict(Club.objects.filter(pk__in=[c.get("club") for c in clubs]).values_list("pk", "name"))
+        clubs = [{**c, "club_name": names.get(c.get("club"))} for c in clubs]
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": clubs}
 
 
 def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:

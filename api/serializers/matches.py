@@ -32,9 +32,39 @@ class HandPatchSerializer(HandInputSerializer):
     dealer = serializers.ChoiceField(choices=SEATS, required=False)
 
 
-class TeamRefSerializer(serializers.Serializer):
+class RefSerializer(serializers.Serializer):
+    """An object named: its id and name."""
+
     id = serializers.IntegerField()
     name = serializers.CharField()
+
+
+class ClubRefSerializer(RefSerializer):
+    class Meta:
+        ref_name = "ClubRef"
+
+
+class PlayerRefSerializer(RefSerializer):
+    class Meta:
+        ref_name = "PlayerRef"
+
+
+class TeamSummarySerializer(RefSerializer):
+    """A team named for a list: id, name and its club."""
+
+    club = ClubRefSerializer()
+
+    class Meta:
+        ref_name = "TeamSummary"
+
+
+class TeamRefSerializer(TeamSummarySerializer):
+    """A side of the scoreboard: the team, its club and its two players."""
+
+    players = PlayerRefSerializer(many=True)
+
+    class Meta:
+        ref_name = "TeamRef"
 
 
 class StoredHandSerializer(serializers.Serializer):

@@ -1,21 +1,33 @@
 """Rounds, pairing tasks and standings."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Match, Round, TaskRecord
+from tournaments.selectors import team_summary
 
-from .matches import WinnerField
+from .matches import TeamSummarySerializer, WinnerField
 
 
 class RoundMatchSerializer(serializers.ModelSerializer):
-    ew = serializers.IntegerField(source="ew_id", allow_null=True, help_text="Null for a bye.")
-    ns = serializers.IntegerField(source="ns_id")
+    ew = serializers.IntegerField(source="ew_id", allow_null=True, help_text="The second team's id; null for a bye.")
+    ns = serializers.IntegerField(source="ns_id", help_text="The first team's id.")
     winner = WinnerField()
+    ns_detail = serializers.SerializerMethodField(help_text="The first team: id, name and club.")
+    ew_detail = serializers.SerializerMethodField(help_text="The second team: id, name and club; null for a bye.")
 
     class Meta:
         model = Match
-        fields = ["id", "table", "ns", "ew", "status", "winner"]
+        fields = ["id", "table", "ns", "ew", "status", "winner", "ns_detail", "ew_detail"]
         read_only_fields = fields
+
+    @extend_schema_field(TeamSummarySerializer)
+    def get_ns_detail(self, match):
+        return team_summary(match.ns)
+
+    @extend_schema_field(TeamSummarySerializer(allow_null=True))
+    def get_ew_detail(self, match):
+        return team_summary(match.ew)
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -70,9 +82,18 @@ class StandingRowSerializer(serializers.Serializer):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     tiebreaks = serializers.DictField(help_text="Each metric of the tournament's ordered list, by name.")
+    team_detail = TeamSummarySerializer(help_text="The team: id, name and club.")
+
+
+class ClubStandingSerializer(serializers.Serializer):
+    club = serializers.IntegerField(help_text="The club's id.")
+    club_name = serializers.CharField(allow_null=True)
+    rank = serializers.IntegerField()
+    teams = serializers.IntegerField(help_text="How many of its teams are ranked.")
+    percentage = serializers.FloatField(help_text="The average of its teams' match-point percentages, 0-100.")
 
 
 class StandingsSerializer(serializers.Serializer):
     computed_at = serializers.DateTimeField(allow_null=True, help_text="Null before the first computation.")
     rows = StandingRowSerializer(many=True)
-    clubs = serializers.ListField(child=serializers.DictField(), help_text="Club standings.")
+    clubs = ClubStandingSerializer(many=True, help_text="Club standings.")

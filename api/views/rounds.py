@@ -37,7 +37,7 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
-        matches = Prefetch("matches", queryset=Match.objects.order_by("table"))
+        matches = Prefetch("matches", queryset=Match.objects.select_related("ns__club", "ew__club").order_by("table"))
         return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
 
     @extend_schema(summary="Pair the next round (in a worker)", parameters=[TOURNAMENT_ID],

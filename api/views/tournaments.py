@@ -12,19 +12,30 @@ from ..filters import EntryFilter, TournamentFilter
 from ..permissions import TournamentOrganizerWrite, TournamentWrite, require_club_manager, visible_tournaments
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
 
-TOURNAMENT_ID = OpenApiParameter("tournament_id", int, OpenApiParameter.PATH, description="The tournament's id.")
+TOURNAMENT_ID = OpenApiParameter("tournament_id", str, OpenApiParameter.PATH,
+                                 description="The tournament's id, or its slug (`gentse-beker`).")
+TOURNAMENT_LOOKUP = OpenApiParameter("id", str, OpenApiParameter.PATH,
+                                     description="The tournament's id, or its slug (`gentse-beker`).")
+# A tournament's id or slug in a URL; all digits is an id (a slug made only of digits is reached by its id).
+TOURNAMENT_REF = r"[0-9]+|[-a-zA-Z0-9_]+"
+
+
+def tournament_lookup(value) -> dict:
+    """The filter that finds a tournament by its id (all digits) or its slug."""
+    value = str(value)
+    return {"pk": int(value)} if value.isdigit() else {"slug": value}
 
 
 @extend_schema_view(
     list=extend_schema(summary="List the tournaments you may see"),
-    retrieve=extend_schema(summary="A tournament"),
+    retrieve=extend_schema(summary="A tournament", parameters=[TOURNAMENT_LOOKUP]),
     create=extend_schema(summary="Create a tournament (its creator becomes an organizer)"),
-    update=extend_schema(summary="Replace a tournament"),
-    partial_update=extend_schema(summary="Update a tournament"),
-    destroy=extend_schema(summary="Delete a tournament that has no rounds yet"),
+    update=extend_schema(summary="Replace a tournament", parameters=[TOURNAMENT_LOOKUP]),
+    partial_update=extend_schema(summary="Update a tournament", parameters=[TOURNAMENT_LOOKUP]),
+    destroy=extend_schema(summary="Delete a tournament that has no rounds yet", parameters=[TOURNAMENT_LOOKUP]),
 )
 class TournamentViewSet(viewsets.ModelViewSet):
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = TOURNAMENT_REF
     serializer_class = TournamentSerializer
     permission_classes = [TournamentWrite]
     filterset_class = TournamentFilter
@@ -35,6 +46,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         return visible_tournaments(self.request.user).prefetch_related("organizers", "scorekeepers")
+
+    def get_object(self):
+        obj = get_object_or_404(self.filter_queryset(self.get_queryset()), **tournament_lookup(self.kwargs["pk"]))
+        self.check_object_permissions(self.request, obj)
+        return obj
 
     def perform_create(self, serializer):
         require_club_manager(self.request.user, serializer, "hold a tournament in its name")
@@ -55,7 +71,7 @@ class TournamentChildMixin:
     def get_tournament(self) -> Tournament:
         if not hasattr(self, "_tournament"):
             self._tournament = get_object_or_404(visible_tournaments(self.request.user),
-                                                 pk=self.kwargs["tournament_id"])
+                                                 **tournament_lookup(self.kwargs["tournament_id"]))
         return self._tournament
 
 
