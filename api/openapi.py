@@ -5,10 +5,10 @@ which are checked by the rules engine (``rule_methods``); the schema then docume
 and a 400 whose errors carry the codes of rules.md §4 (free strings: the engine names them).
 """
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from drf_standardized_errors.openapi import AutoSchema as BaseAutoSchema
 from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ValidationErrorEnum
-from rest_framework import serializers
+from rest_framework import permissions, serializers
 
 RULE_CODES = (
     "unknown_card", "dealer_out_of_turn", "game_over", "trump_invalid", "call_not_allowed", "tricks_total",
@@ -44,7 +44,7 @@ class ErrorResponse409Serializer(serializers.Serializer):
     errors = ConflictErrorSerializer(many=True)
 
 
-class AutoSchema(BaseAutoSchema):
+class ErrorsAutoSchema(BaseAutoSchema):
     """Document 409 where a view can conflict, and rule-violation 400s where the engine checks."""
 
     def _in(self, attribute: str) -> bool:
@@ -71,3 +71,204 @@ class AutoSchema(BaseAutoSchema):
 
     def _should_add_http429_error_response(self) -> bool:
         return any(getattr(t, "applies_to_method", lambda m: True)(self.method) for t in self.view.get_throttles())
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tags, descriptions, authentication (issue 13): the operations grouped by what they are about, each described.
+
+TAG_OF_PREFIX = (  # the first match wins: (path prefix under /api/v1/, tag)
+    ("tournaments/{tournament_id}/rounds/", "rounds"),
+    ("tournaments/", "tournaments"),
+    ("variants/", "variants"),
+    ("clubs/", "clubs and teams"),
+    ("players/", "clubs and teams"),
+    ("teams/", "clubs and teams"),
+    ("matches/", "matches"),
+    ("hands/", "hands"),
+    ("tasks/", "tasks"),
+    ("auth/", "auth"),
+)
+
+_PUBLIC = "Public tournaments need no authentication; a private one answers 404 except to its organizers, " \
+          "scorekeepers and staff."
+_REGISTRY = "Reading needs no authentication. Writing needs a manager of the club (or staff)"
+
+DESCRIPTIONS = {
+    "v1_auth_token_create": "Exchange a username and password for the user's API token. Send the token on every "
+                            "write as `Authorization: Token <key>`. Throttled more strictly than other writes.",
+    "v1_auth_me_retrieve": "Who you are: your user, the clubs you manage, the tournaments you organize and those "
+                           "you keep score of.",
+    "v1_variants_list": "The six variants of the rules engine: deck, card points, tricks, targets, trump mode and "
+                        "house options with their defaults. Public.",
+    "v1_variants_retrieve": "One variant by its slug (`belgian-manille`, `spanish-manilla`, ...). Public.",
+    "v1_variants_score_create": "Score one hand without storing it: the same checks and the same answer as "
+                                "entering a hand, with the game's totals given in `state`. Public; a rule "
+                                "violation is a 400 whose error carries the rule's code.",
+    "v1_variants_check_play_create": "Check a full or partial card play: tricks, leaders, winners and points; an "
+                                     "illegal card is answered 200 with `legal: false` and the violation. A "
+                                     "malformed request (an unknown card, a deck that is not whole) is a 400.",
+    "v1_clubs_list": "The clubs, searchable by name and city. Public.",
+    "v1_clubs_create": "Found a club. Any signed-in user may; the creator becomes one of its managers.",
+    "v1_clubs_retrieve": "One club with its managers. Public.",
+    "v1_clubs_update": "Replace a club. Its managers or staff.",
+    "v1_clubs_partial_update": "Change some fields of a club. Its managers or staff.",
+    "v1_clubs_destroy": "Delete a club; 409 while it still has players, teams or tournaments.",
+    "v1_players_list": f"The players, filterable by club and searchable by name or licence. {_REGISTRY}.",
+    "v1_players_create": f"Register a player in a club. {_REGISTRY}.",
+    "v1_players_retrieve": "One player. Public.",
+    "v1_players_update": f"Replace a player. {_REGISTRY} (of both clubs when the player moves).",
+    "v1_players_partial_update": f"Change some fields of a player. {_REGISTRY} (of both clubs when the player "
+                                 "moves).",
+    "v1_players_destroy": "Delete a player; 409 while the player is in a team.",
+    "v1_teams_list": f"The teams (two players each), filterable by club. {_REGISTRY}.",
+    "v1_teams_create": f"Form a team of two different players. {_REGISTRY}.",
+    "v1_teams_retrieve": "One team with its players' ids. Public.",
+    "v1_teams_update": f"Replace a team. {_REGISTRY}.",
+    "v1_teams_partial_update": f"Change some fields of a team. {_REGISTRY}.",
+    "v1_teams_destroy": "Delete a team; 409 once it has entered a tournament.",
+    "v1_tournaments_list": "The tournaments you may see: every public one, and the private ones you organize "
+                           "or keep score of. Filterable by variant, format, status, club; searchable by name.",
+    "v1_tournaments_create": "Create a tournament: a variant, a format, a number of rounds, a best-of and house "
+                             "options (checked by the rules engine). The creator becomes an organizer; in a "
+                             "club's name it needs one of the club's managers.",
+    "v1_tournaments_retrieve": f"One tournament, by its id or its slug. `tiebreaks` shows the order the standings "
+                               f"use (the default order when none was chosen). {_PUBLIC}",
+    "v1_tournaments_update": "Replace a tournament, by id or slug. Its organizers or staff; 409 for a change the "
+                             "played rounds no longer allow.",
+    "v1_tournaments_partial_update": "Change some fields of a tournament, by id or slug. Its organizers or staff; "
+                                     "409 for a change the played rounds no longer allow.",
+    "v1_tournaments_destroy": "Delete a tournament; 409 once a round is paired.",
+    "v1_tournaments_entries_list": f"The teams entered, with their seed and whether they withdrew. {_PUBLIC}",
+    "v1_tournaments_entries_create": "Enter a team (late entries are allowed between rounds). Organizers or "
+                                     "staff; 409 when the team is already entered.",
+    "v1_tournaments_entries_retrieve": f"One entry. {_PUBLIC}",
+    "v1_tournaments_entries_partial_update": "Change an entry's seed. Organizers or staff.",
+    "v1_tournaments_entries_destroy": "Withdraw a team: it is not paired again and its played results stand. "
+                                      "Organizers or staff.",
+    "v1_tournaments_rounds_list": f"The rounds with their tables: each match's teams (ids, and names with clubs "
+                                  f"in `ns_detail`/`ew_detail`), status and winner. {_PUBLIC}",
+    "v1_tournaments_rounds_create": "Pair the next round. Pairing runs in a worker: the answer is 202 with the "
+                                    "task to follow at `status_url`. 409 while a pairing is under way or the last "
+                                    "round is unfinished (unless `force`). Organizers or staff.",
+    "v1_tournaments_rounds_retrieve": f"One round by its number, with its tables. {_PUBLIC}",
+    "v1_tournaments_standings_retrieve": f"The standings as last computed (a worker recomputes them after each "
+                                         f"result): one row a team in rank order with its tiebreaks, and the club "
+                                         f"standings. {_PUBLIC}",
+    "v1_tasks_retrieve": "Follow a pairing task: `pending`, `running` (with progress), `succeeded` (with the "
+                         "round's URL) or `failed` (with the reason). Visible to whoever sees the tournament.",
+    "v1_matches_list": f"The matches, filterable by tournament, round number, team and status. {_PUBLIC}",
+    "v1_matches_retrieve": "The match scoreboard: both teams with their clubs and players, status, games won, and "
+                           "per game every hand with its result and running totals, the next dealer and what the "
+                           "next hand is worth. Cheap to poll: it answers an `ETag` and 304 to `If-None-Match`. "
+                           + _PUBLIC,
+    "v1_matches_hands_create": "Enter the next hand of the game in progress, as a summary (tricks and points) or "
+                               "as the full card play. The rules engine checks it and computes every score; a "
+                               "violation is a 400 with the rule's code. Send `Idempotency-Key` to make a retry "
+                               "safe. Organizers, scorekeepers or staff; 409 when the hand was already entered.",
+    "v1_matches_games_create": "Start the match's next game with the dealer drawn at the table (optional: the "
+                               "first hand entered starts it too). Needed to record a Classic Malilla favourite "
+                               "suit or a Mexican albur. Organizers, scorekeepers or staff.",
+    "v1_hands_retrieve": f"A stored hand with its result and where the match stands. {_PUBLIC}",
+    "v1_hands_partial_update": "Correct a hand: audited, and every later hand of the game is re-scored. "
+                               "Organizers, scorekeepers or staff; 409 (`later_games_exist`) once a later game "
+                               "of the match has begun.",
+    "v1_hands_destroy": "Delete the last hand of a game (audited); 409 for any other hand. Organizers, "
+                        "scorekeepers or staff.",
+    "v1_hands_history_list": f"A hand's audit history, oldest first: who changed what, when and why (also for a "
+                             f"deleted hand). {_PUBLIC}",
+}
+
+
+def _public_read(view, method: str) -> bool:
+    """Whether an operation needs no authentication (for public objects): a read open to all, or an open view."""
+    perms = view.get_permissions()
+    if not perms or any(isinstance(p, permissions.AllowAny) for p in perms):
+        return True
+    return method.upper() in permissions.SAFE_METHODS and all(
+        isinstance(p, permissions.IsAuthenticatedOrReadOnly) for p in perms)
+
+
+class AutoSchema(ErrorsAutoSchema):
+    """The schema class of the API: tags by subject, a hand-written description, public reads, no 500."""
+
+    def get_tags(self) -> list[str]:
+        path = self.path.split("/api/v1/", 1)[-1]
+        return [next((tag for prefix, tag in TAG_OF_PREFIX if path.startswith(prefix)), "auth")]
+
+    def get_description(self) -> str:
+        return DESCRIPTIONS.get(self.get_operation_id()) or super().get_description()
+
+    def get_auth(self):
+        auths = [a for a in super().get_auth() if a]
+        return ([{}] + auths) if _public_read(self.view, self.method) else auths
+
+    def _should_add_error_response(self, responses: dict, status_code: str) -> bool:
+        # A 500 is a bug, not an answer of the API: never advertised.
+        return status_code != "500" and super()._should_add_error_response(responses, status_code)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Hand-written examples (issue 13): real requests and the engine's real answers.
+
+BELGIAN_HAND = {"dealer": "N", "trump": "H", "tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 23}}
+SPANISH_HAND = {"dealer": "E", "turned_card": "12O", "tricks": {"ns": 7, "ew": 5}, "points": {"ns": 47, "ew": 25}}
+
+EXAMPLE_BELGIAN_HAND = OpenApiExample(
+    "A Belgian hand", request_only=True,
+    summary="Belgian Manille: hearts trump, 5 tricks to 3, 37 card points to 23",
+    description="North dealt and chose hearts; NS took 37 of the 60 points, so it scores 37 - 30 = 7.",
+    value=BELGIAN_HAND,
+)
+EXAMPLE_BELGIAN_SCORE_REQUEST = OpenApiExample(
+    "A Belgian hand", request_only=True,
+    summary="Belgian Manille at 81-61: hearts trump, 37 card points to 23",
+    value={**BELGIAN_HAND, "state": {"totals": {"ns": 81, "ew": 61}}},
+)
+EXAMPLE_SPANISH_HAND = OpenApiExample(
+    "A Spanish hand with its turned card", request_only=True,
+    summary="Spanish Manilla: the dealer turned the king of coins (12O), which makes coins trump",
+    description="The turned card gives the trump suit, and its point value (a king: 3) goes to the dealer's side "
+                "(EW, as East dealt) unless it would reach the target (then it is held back until the hand is "
+                "scored).",
+    value=SPANISH_HAND,
+)
+EXAMPLE_BELGIAN_SCORE = OpenApiExample(
+    "The Belgian hand scored", response_only=True, status_codes=["200"],
+    value={"tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 23}, "multiplier": 1, "all_tricks": False,
+           "score": {"ns": 7, "ew": 0}, "bonus": None, "totals": {"ns": 88, "ew": 61}, "game_winner": None,
+           "tie_pending": False, "next_dealer": "E", "next_multiplier": 1, "labels": [],
+           "state": {"totals": {"ns": 88, "ew": 61}, "tie_pending": False, "tie_multiplier": 1,
+                     "previous_dealer": "N", "favourite": None, "deals_played": 1, "winner": None}},
+)
+EXAMPLE_HAND_ENTERED = OpenApiExample(
+    "The Belgian hand stored", response_only=True, status_codes=["201"],
+    value={"id": 812, "number": 7, "dealer": "N", "trump": "H", "blind": False, "doublings": 0,
+           "tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 23}, "thrown_in": False, "sheet_score": None,
+           "multiplier": 1, "all_tricks": False, "score": {"ns": 7, "ew": 0}, "bonus": None,
+           "totals": {"ns": 88, "ew": 61}, "game_winner": None, "labels": [], "game": 2, "game_id": 311,
+           "match": {"id": 57, "games_won": {"ns": 1, "ew": 0}, "winner": None, "status": "playing",
+                     "next_dealer": "E", "tie_pending": False}},
+)
+EXAMPLE_RULE_REFUSAL = OpenApiExample(
+    "A rule refusal", response_only=True, status_codes=["400"],
+    summary="The points do not add up to the variant's hand total",
+    value={"type": "validation_error",
+           "errors": [{"code": "points_total", "attr": "points",
+                       "detail": "points must add up to 60; got 37 + 22 = 59"}]},
+)
+EXAMPLE_STANDINGS = OpenApiExample(
+    "Standings after two rounds", response_only=True, status_codes=["200"],
+    value={"computed_at": "2026-11-21T15:42:07Z",
+           "rows": [{"rank": 1, "team": 5, "played": 2, "won": 2, "drawn": 0, "lost": 0, "match_points": 4,
+                     "games_won": 4, "games_lost": 1, "points_for": 468, "points_against": 301,
+                     "tiebreaks": {"match_points": 4, "games_won": 4, "points_diff": 167, "buchholz": 2,
+                                   "direct_encounter": 0},
+                     "team_detail": {"id": 5, "name": "De Manilles", "club": {"id": 3, "name": "De Zwarte Kat"}}}],
+           "clubs": [{"club": 3, "club_name": "De Zwarte Kat", "rank": 1, "teams": 1, "percentage": 100.0}]},
+)
+EXAMPLE_TOURNAMENT = OpenApiExample(
+    "Gentse Beker", request_only=True,
+    summary="The least a client sends: a Swiss of 7 rounds, best of 3",
+    value={"name": "Gentse Beker", "variant": "belgian-manille", "format": "swiss", "rounds": 7, "best_of": 3,
+           "options": {}, "public": True},
+)

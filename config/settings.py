@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: docs work in a hall without internet
+    "corsheaders",
     "drf_standardized_errors",
     "simple_history",
     "health_check",
@@ -64,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -213,6 +216,21 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, tournaments, hand results checked by the rules engine, standings and pairings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's static files, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "variants", "description": "The variants' rules: decks, scores, options; score a hand or check a "
+                                            "play without storing anything."},
+        {"name": "clubs and teams", "description": "The registry a club keeps: clubs, players, teams."},
+        {"name": "tournaments", "description": "Tournaments (by id or slug), their entries and standings."},
+        {"name": "rounds", "description": "Rounds and their tables; pairing the next round (in a worker)."},
+        {"name": "matches", "description": "Match scoreboards (ETag, 304) and entering hands."},
+        {"name": "hands", "description": "A stored hand: read, correct, delete the last, its audit history."},
+        {"name": "tasks", "description": "Following a pairing task."},
+        {"name": "auth", "description": "Tokens and the signed-in user."},
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
@@ -229,6 +247,16 @@ SPECTACULAR_SETTINGS = {
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
 }
+
+# CORS: club websites may read the API from their own pages. Origins come from the environment
+# (comma-separated, e.g. https://dezwartekat.be); none by default. Only the API's paths answer CORS.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False  # tokens, not the admin's session cookies
+CORS_ALLOW_HEADERS = (
+    "accept", "authorization", "content-type", "if-none-match", "idempotency-key", "accept-language",
+)
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After"]
 
 LOGIN_URL = "admin:login"
 

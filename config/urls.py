@@ -3,15 +3,19 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from health_check.views import HealthCheckView
+
+from api.views.docs import LocalRedocView
 
 HEALTH_CHECKS = ["health_check.checks.Database", "health_check.checks.Cache"]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script (Content-Security-Policy).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", LocalRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/v1/", include("api.urls")),
     path("healthz/", HealthCheckView.as_view(checks=HEALTH_CHECKS), name="health"),
     path("i18n/", include("django.conf.urls.i18n")),

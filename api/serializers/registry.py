@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from tournaments.models import Club, Entry, Player, Team, Tournament
 from tournaments.ranking import METRICS
+from tournaments.ranking.metrics import DEFAULT_METRICS
 
 from ..engine import get_variant
 from .variants import VARIANT_CHOICES
@@ -88,7 +89,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     )
     tiebreaks = FlatListField(
         child=serializers.ChoiceField(choices=sorted(METRICS)), required=False, max_length=20,
-        help_text="Ordered standings metric names; empty means the default order.",
+        help_text="Ordered standings metric names. Sent empty or left out: the default order, "
+                  f"{', '.join(DEFAULT_METRICS)}, which is what a tournament without its own order answers.",
     )
     organizers = serializers.PrimaryKeyRelatedField(
         many=True, queryset=User.objects.all(), required=False,
@@ -110,6 +112,12 @@ class TournamentSerializer(serializers.ModelSerializer):
             "points_bye": {"max_value": 100},
             "separate_clubs_rounds": {"max_value": 99},
         }
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not data.get("tiebreaks"):  # no order of its own: the standings use the default one, shown as such
+            data["tiebreaks"] = list(DEFAULT_METRICS)
+        return data
 
     def validate(self, attrs):
         # The variant's own checker validates house options (raises RuleViolation: invalid_option).

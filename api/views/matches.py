@@ -16,6 +16,7 @@ from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
 
 from ..filters import MatchFilter
+from ..openapi import EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
 from ..permissions import ResultWrite, visible_hands, visible_matches
 from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandPatchSerializer,
@@ -85,7 +86,8 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
-                   responses={201: HandResultSerializer})
+                   responses={201: HandResultSerializer},
+                   examples=[EXAMPLE_BELGIAN_HAND, EXAMPLE_SPANISH_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL])
     @action(detail=True, methods=["post"])
     def hands(self, request, pk=None):
         match = self.get_object()

@@ -13,6 +13,7 @@ from tournaments.models import Match, Round, TaskRecord
 from tournaments.selectors_standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
 
+from ..openapi import EXAMPLE_STANDINGS
 from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
@@ -57,7 +58,7 @@ class StandingsView(TournamentChildMixin, APIView):
     """The tournament's standings, as last computed."""
 
     @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID],
-                   responses=StandingsSerializer)
+                   responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
         return Response(StandingsSerializer(standings_for(self.get_tournament())).data)
 

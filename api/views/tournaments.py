@@ -9,6 +9,7 @@ from tournaments.services.rounds import entry_add_late, entry_withdraw
 from tournaments.services.tournaments import tournament_create, tournament_delete, tournament_update
 
 from ..filters import EntryFilter, TournamentFilter
+from ..openapi import EXAMPLE_TOURNAMENT
 from ..permissions import TournamentOrganizerWrite, TournamentWrite, require_club_manager, visible_tournaments
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
 
@@ -29,7 +30,8 @@ def tournament_lookup(value) -> dict:
 @extend_schema_view(
     list=extend_schema(summary="List the tournaments you may see"),
     retrieve=extend_schema(summary="A tournament", parameters=[TOURNAMENT_LOOKUP]),
-    create=extend_schema(summary="Create a tournament (its creator becomes an organizer)"),
+    create=extend_schema(summary="Create a tournament (its creator becomes an organizer)",
+                         examples=[EXAMPLE_TOURNAMENT]),
     update=extend_schema(summary="Replace a tournament", parameters=[TOURNAMENT_LOOKUP]),
     partial_update=extend_schema(summary="Update a tournament", parameters=[TOURNAMENT_LOOKUP]),
     destroy=extend_schema(summary="Delete a tournament that has no rounds yet", parameters=[TOURNAMENT_LOOKUP]),

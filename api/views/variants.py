@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from ..engine import VARIANTS, GameState, Hand, check_play, score_hand
+from ..openapi import EXAMPLE_BELGIAN_SCORE, EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
 from ..serializers.variants import (
     CheckPlayRequestSerializer, CheckPlayResponseSerializer, ScoreRequestSerializer, ScoreResponseSerializer,
     VariantSerializer,
@@ -49,7 +50,9 @@ class VariantViewSet(viewsets.ViewSet):
         return Response(self.get_variant().to_dict())
 
     @extend_schema(summary="Score one hand without storing it", parameters=[SLUG],
-                   request=ScoreRequestSerializer, responses=ScoreResponseSerializer)
+                   request=ScoreRequestSerializer, responses=ScoreResponseSerializer,
+                   examples=[EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_SPANISH_HAND, EXAMPLE_BELGIAN_SCORE,
+                             EXAMPLE_RULE_REFUSAL])
     @action(detail=True, methods=["post"])
     def score(self, request, slug=None):
         variant = self.get_variant()
