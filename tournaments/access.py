@@ -67,3 +67,30 @@ def can_keep_score(user, tournament_id) -> bool:
     """Tell whether ``user`` is staff, an organizer or a scorekeeper of the tournament."""
     return (is_organizer(user, tournament_id)
             or _staff_or_listed(user, Tournament.scorekeepers.through, tournament_id=tournament_id))
+
+
+def organized_tournaments(user) -> QuerySet:
+    """Return the tournaments ``user`` is listed as an organizer of (staff or not: the admin's scope)."""
+    user = _user(user)
+    if user is None:
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+
+
+def scorekept_tournaments(user) -> QuerySet:
+    """Return the tournaments ``user`` organizes or keeps score of (staff or not: the admin's scope)."""
+    user = _user(user)
+    if user is None:
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        Q(pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+        | Q(pk__in=Tournament.scorekeepers.through.objects.filter(user_id=user.pk).values("tournament_id")))
+
+
+def managed_clubs(user) -> QuerySet:
+    """Return the clubs ``user`` is listed as a manager of (staff or not: the admin's scope)."""
+    user = _user(user)
+    if user is None:
+        return Club.objects.none()
+    return Club.objects.filter(pk__in=Club.managers.through.objects.filter(user_id=user.pk).values("club_id"))
