@@ -7,18 +7,27 @@ never store a score the engine did not compute.
 
 import scoring
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
 from django.db import transaction
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from tournaments import access
 from tournaments.admin_forms import (
     HandInlineForm,
     HandInlineFormSet,
     NextGameForm,
     TournamentAdminForm,
     form_hand_data,
+    hand_form_for,
+    refusal_text,
+    side_names,
 )
 from tournaments.models import (
     Club,
@@ -39,17 +48,81 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
 
-COMPUTED_HAND_FIELDS = ("multiplier", "score_line", "bonus_line", "totals_line", "labels_line")
+COMPUTED_HAND_FIELDS = ("multiplier_line", "score_line", "bonus_line", "totals_line", "labels_line")
+RELATED_ONLY = admin.RelatedOnlyFieldListFilter
 
 
-def _refusal_message(exc: Exception) -> str:
-    if isinstance(exc, scoring.RuleViolation):
-        return "; ".join(f"{v.message} [{v.code}]" for v in exc.violations)
-    return f"{exc} [{getattr(exc, 'code', 'error')}]"
+# -- scoping: a volunteer sees the rows of their roles, a superuser everything ------------------------
+
+
+def _scope(user, role: str):
+    """Return the tournaments (or clubs, for ``club``) that ``role`` gives ``user`` in the admin."""
+    if role == "organizer":
+        return access.organized_tournaments(user)
+    if role == "scorekeeper":
+        return access.scorekept_tournaments(user)
+    return access.managed_clubs(user)
+
+
+class ScopedAdmin(admin.ModelAdmin):
+    """Rows reached through the user's roles only; another tournament's object is a 404, as if it did not exist."""
+
+    role = "scorekeeper"  # "organizer", "scorekeeper" or "club"
+    scope_path = "pk"  # the lookup from this model to its tournament (or club)
+
+    def scope(self, request):
+        return _scope(request.user, self.role)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.scope_path}__in": self.scope(request).values("pk")})
+
+    def has_role(self, request) -> bool:
+        user = request.user
+        if not user.is_active or not user.is_staff:
+            return False
+        if user.is_superuser:
+            return True
+        cache = request.__dict__.setdefault("_admin_roles", {})
+        if self.role not in cache:
+            cache[self.role] = self.scope(request).exists()
+        return cache[self.role]
+
+    def has_module_permission(self, request):
+        return super().has_module_permission(request) and self.has_role(request)
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self.has_role(request)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.has_role(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.has_role(request)
+
+    def has_add_permission(self, request, *args):
+        return super().has_add_permission(request, *args) and self.has_role(request)
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is None:
+            raise Http404(gettext("No such object."))
+        return obj
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        """Offer only the tournaments and rounds of the user's roles (autocomplete and plain selects alike)."""
+        if not request.user.is_superuser and db_field.related_model in (Tournament, Round):
+            tournaments = access.organized_tournaments(request.user)
+            kwargs["queryset"] = (tournaments if db_field.related_model is Tournament
+                                  else Round.objects.filter(tournament__in=tournaments))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ScopedAdmin):
+    role = "club"
     list_display = ("name", "city", "player_count", "team_count")
     search_fields = ("name", "city")
     list_filter = ("city",)
@@ -61,31 +134,64 @@ class ClubAdmin(admin.ModelAdmin):
         return super().get_queryset(request).annotate(
             _players=Count("players", distinct=True), _teams=Count("teams", distinct=True))
 
-    @admin.display(description="players", ordering="_players")
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if request.user.is_superuser else ("managers",)
+
+    @admin.display(description=_("players"), ordering="_players")
     def player_count(self, obj):
         return obj._players
 
-    @admin.display(description="teams", ordering="_teams")
+    @admin.display(description=_("teams"), ordering="_teams")
     def team_count(self, obj):
         return obj._teams
 
 
+class ClubScopedAdmin(ScopedAdmin):
+    role = "club"
+    scope_path = "club"
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if not request.user.is_superuser and db_field.related_model is Club:
+            kwargs["queryset"] = access.managed_clubs(request.user)
+        elif not request.user.is_superuser and db_field.related_model is Player:
+            kwargs["queryset"] = Player.objects.filter(club__in=access.managed_clubs(request.user))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ClubScopedAdmin):
     list_display = ("name", "club", "licence", "user")
-    list_filter = ("club",)
+    list_filter = (("club", RELATED_ONLY),)
     search_fields = ("name", "licence", "club__name")
     autocomplete_fields = ("club", "user")
     list_select_related = ("club", "user")
 
 
+def _team_picker(request) -> bool:
+    """Tell whether this is an organizer's autocomplete of a team for an entry, a match or a forbidden pair."""
+    return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
+            and request.GET.get("model_name") in ("tournament", "entry", "match", "round", "forbiddenpair")
+            and (request.user.is_superuser or access.organized_tournaments(request.user).exists()))
+
+
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(ClubScopedAdmin):
     list_display = ("name", "club", "player_1", "player_2")
-    list_filter = ("club",)
+    list_filter = (("club", RELATED_ONLY),)
     search_fields = ("name", "club__name", "player_1__name", "player_2__name")
     autocomplete_fields = ("club", "player_1", "player_2")
     list_select_related = ("club", "player_1", "player_2")
+
+    def get_queryset(self, request):
+        if _team_picker(request):  # an organizer enters the teams of any club
+            return admin.ModelAdmin.get_queryset(self, request)
+        return super().get_queryset(request)
+
+    def has_view_permission(self, request, obj=None):
+        return _team_picker(request) or super().has_view_permission(request, obj)
 
 
 class EntryInline(admin.TabularInline):
@@ -99,46 +205,109 @@ class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
     fields = ("number", "status", "matches_link")
-    readonly_fields = ("matches_link",)
+    readonly_fields = ("number", "status", "matches_link")
     show_change_link = True
 
-    @admin.display(description="matches")
+    def has_add_permission(self, request, obj=None):
+        return False  # rounds are paired by the "pair the next round" button, through the service
+
+    @admin.display(description=_("matches"))
     def matches_link(self, obj):
         if not obj.pk:
             return "—"
         url = reverse("admin:tournaments_match_changelist") + f"?round__id__exact={obj.pk}"
-        return format_html('<a href="{}">{} matches</a>', url, obj.matches.count())
+        return format_html('<a href="{}">{}</a>', url, gettext("%(count)s matches") % {"count": obj.matches.count()})
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ScopedAdmin):
+    role = "organizer"
     list_display = ("name", "variant", "format", "rounds", "best_of", "status", "public", "club", "starts_on")
-    list_filter = ("variant", "format", "status", "public", "club")
+    list_filter = ("variant", "format", "status", "public", ("club", RELATED_ONLY))
     search_fields = ("name", "slug", "club__name")
     prepopulated_fields = {"slug": ("name",)}
-    autocomplete_fields = ("club",)
     filter_horizontal = ("organizers", "scorekeepers")
     inlines = [EntryInline, RoundInline]
     date_hierarchy = "starts_on"
     fieldsets = (
         (None, {"fields": ("name", "slug", "club", "variant", "format", "rounds", "best_of", "options",
                            "public", "status", "starts_on")}),
-        ("People", {"fields": ("organizers", "scorekeepers")}),
-        ("Standings and pairing", {"classes": ("collapse",),
-                                   "fields": ("tiebreaks", "points_win", "points_draw", "points_bye",
-                                              "separate_clubs_rounds", "double_round_robin")}),
+        (_("People"), {"fields": ("organizers", "scorekeepers")}),
+        (_("Standings and pairing"), {"classes": ("collapse",),
+                                      "fields": ("tiebreaks", "points_win", "points_draw", "points_bye",
+                                                 "separate_clubs_rounds", "double_round_robin")}),
     )
-
     form = TournamentAdminForm
+    change_form_template = "admin/tournaments/tournament/change_form.html"
+
+    def has_add_permission(self, request):
+        # Any volunteer allowed to add tournaments may create one, and organizes it from then on.
+        return admin.ModelAdmin.has_add_permission(self, request) and (
+            self.has_role(request) or access.managed_clubs(request.user).exists())
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or obj.variant not in scoring.VARIANTS:
+            return fieldsets
+        options = tuple(f"option_{name}" for name in scoring.get_variant(obj.variant).options)
+        (name, first), *rest = fieldsets
+        fields = tuple(f for f in first["fields"] if f != "options")
+        return ((name, {**first, "fields": fields}), (_("House options"), {"fields": options}), *rest)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        fields = kwargs.get("fields") or flatten_fieldsets(self.get_fieldsets(request, obj))
+        # The house options are shown as fields of their own, made by the form from the "options" JSON.
+        fields = [f for f in fields if not f.startswith("option_")]
+        kwargs["fields"] = fields if "options" in fields else [*fields, "options"]
+        return super().get_form(request, obj, change, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change:
+            form.instance.organizers.add(request.user)  # as the API does: its creator organizes it
+
+    def get_urls(self):
+        return [path("<int:object_id>/pair-next-round/", self.admin_site.admin_view(self.pair_next_round_view),
+                     name="tournaments_tournament_pair_next_round"), *super().get_urls()]
+
+    def pair_next_round_view(self, request, object_id):
+        """Queue the pairing of the next round (the API's service and task); show its progress on the page."""
+        from tournaments.services.rounds import round_pair_request
+
+        tournament = self.get_object(request, str(object_id))
+        if not self.has_change_permission(request, tournament):
+            raise Http404
+        if request.method == "POST":
+            try:
+                round_pair_request(tournament=tournament, user=request.user)
+                self.message_user(request, gettext("The next round is being paired; its progress shows below."),
+                                  messages.SUCCESS)
+            except (scoring.RuleViolation, ServiceError) as exc:
+                self.message_user(request, refusal_text(exc), messages.ERROR)
+        return HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = dict(extra_context or {})
+        tournament = self.get_object(request, object_id)
+        extra_context["pairings"] = TaskRecord.objects.filter(
+            tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3]
+        extra_context["standings_url"] = reverse("web:standings", args=[tournament.slug])
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ScopedAdmin):
+    role = "organizer"
+    scope_path = "tournament"
     list_display = ("team", "tournament", "seed", "withdrawn")
-    list_filter = ("withdrawn", "tournament")
+    list_filter = ("withdrawn", ("tournament", RELATED_ONLY))
     search_fields = ("team__name", "tournament__name")
     autocomplete_fields = ("team", "tournament")
     list_select_related = ("team", "tournament")
+
+
+def _has_hands(match: Match) -> bool:
+    return Hand.objects.filter(game__match=match).exists()
 
 
 class MatchInline(admin.TabularInline):
@@ -149,15 +318,28 @@ class MatchInline(admin.TabularInline):
     autocomplete_fields = ("ns", "ew")
     show_change_link = True
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and Hand.objects.filter(game__match__round=obj).exists():
+            return ("table", "ns", "ew", *self.readonly_fields)  # results exist: the teams stay as they played
+        return self.readonly_fields
+
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ScopedAdmin):
+    role = "organizer"
+    scope_path = "tournament"
     list_display = ("__str__", "tournament", "number", "status")
-    list_filter = ("status", "tournament")
+    list_filter = ("status", ("tournament", RELATED_ONLY))
     search_fields = ("tournament__name",)
     autocomplete_fields = ("tournament",)
+    readonly_fields = ("status",)
     inlines = [MatchInline]
     list_select_related = ("tournament",)
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None:
+            return ("tournament", "number", "status")
+        return self.readonly_fields
 
 
 class GameInline(admin.TabularInline):
@@ -169,55 +351,114 @@ class GameInline(admin.TabularInline):
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
-        return False  # games are started by the "start the next game" action, through the service
+        return False  # games are started by "start the next game", through the service
 
 
-@admin.action(description="Start the next game of the selected matches")
+def _start_next_game(request, match, form) -> Game | None:
+    """Start the match's next game with the form's draws; say why not in plain words."""
+    try:
+        return game_start(match=match, user=request.user, **form.cleaned_data)
+    except (scoring.RuleViolation, ServiceError) as exc:
+        messages.error(request, f"{match}: {refusal_text(exc, side_names(match))}")
+        return None
+
+
+@admin.action(description=_("Start the next game of the selected matches"))
 def start_next_game(modeladmin, request, queryset):
     """Ask for the first dealer, then start each selected match's next game through the service."""
-    form = NextGameForm(request.POST if "apply" in request.POST else None)
+    matches = list(queryset.select_related("round__tournament", "ns", "ew"))
+    single = matches[0] if len(matches) == 1 else None
+    form = NextGameForm(request.POST if "apply" in request.POST else None, match=single)
     if "apply" in request.POST and form.is_valid():
-        started = 0
-        for match in queryset:
-            try:
-                game_start(match=match, user=request.user, **form.cleaned_data)
-                started += 1
-            except (scoring.RuleViolation, ServiceError) as exc:
-                modeladmin.message_user(request, f"{match}: {_refusal_message(exc)}", messages.ERROR)
+        started = [game for match in matches if (game := _start_next_game(request, match, form))]
         if started:
-            modeladmin.message_user(request, f"Started the next game of {started} match(es).", messages.SUCCESS)
+            modeladmin.message_user(request, gettext("Started the next game of %(count)s match(es).")
+                                    % {"count": len(started)}, messages.SUCCESS)
+        if single and started:
+            return HttpResponseRedirect(reverse("admin:tournaments_game_change", args=[started[0].pk]))
         return None
     return TemplateResponse(request, "admin/tournaments/start_next_game.html", {
         **modeladmin.admin_site.each_context(request),
-        "title": "Start the next game",
-        "matches": queryset,
+        "title": gettext("Start the next game"),
+        "matches": matches,
         "form": form,
         "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         "opts": modeladmin.model._meta,
+        "cancel_url": reverse("admin:tournaments_match_changelist"),
     })
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ScopedAdmin):
+    scope_path = "round__tournament"
     list_display = ("__str__", "round", "table", "ns", "ew", "status", "score_line", "winner")
-    list_filter = ("status", "round__tournament", "round__number")
+    list_filter = ("status", ("round__tournament", RELATED_ONLY), "round__number")
     search_fields = ("ns__name", "ew__name", "round__tournament__name")
     autocomplete_fields = ("ns", "ew", "round")
-    readonly_fields = ("status", "winner", "games_won_ns", "games_won_ew", "scoreboard_link")
+    readonly_fields = ("status", "winner", "games_won_ns", "games_won_ew", "points_ns", "points_ew",
+                       "explanation", "scoreboard_link")
     list_select_related = ("round__tournament", "ns", "ew")
     inlines = [GameInline]
     actions = [start_next_game]
+    change_form_template = "admin/tournaments/match/change_form.html"
 
-    @admin.display(description="games")
+    def has_add_permission(self, request):
+        return super().has_add_permission(request) and (
+            request.user.is_superuser or access.organized_tournaments(request.user).exists())
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = self.readonly_fields
+        if obj is not None and (_has_hands(obj) or not access.is_organizer(request.user, obj.round.tournament_id)
+                                and not request.user.is_superuser):
+            # Results exist (or the user only keeps score): the pairing stays as it was played.
+            fields = ("round", "table", "ns", "ew", *fields)
+        return fields
+
+    @admin.display(description=_("games"))
     def score_line(self, obj):
         return f"{obj.games_won_ns}–{obj.games_won_ew}"
 
-    @admin.display(description="scoreboard (API)")
+    @admin.display(description=_("scoreboard"))
     def scoreboard_link(self, obj):
         if not obj.pk:
             return "—"
-        url = f"/api/v1/matches/{obj.pk}/"
-        return format_html('<a href="{}">{}</a>', url, url)
+        url = reverse("web:match", args=[obj.round.tournament.slug, obj.pk])
+        return format_html('<a href="{}">{}</a>', url, gettext("the public scoreboard"))
+
+    def get_urls(self):
+        return [path("<int:object_id>/start-next-game/", self.admin_site.admin_view(self.start_next_game_view),
+                     name="tournaments_match_start_next_game"), *super().get_urls()]
+
+    def start_next_game_view(self, request, object_id):
+        """Ask for the next game's draws (the teams named), start it and open it; Cancel goes back."""
+        match = self.get_object(request, str(object_id))
+        if not self.has_change_permission(request, match):
+            raise Http404
+        form = NextGameForm(request.POST or None, match=match)
+        if request.method == "POST" and form.is_valid():
+            game = _start_next_game(request, match, form)
+            if game is not None:
+                self.message_user(request, gettext("Game %(number)s started.") % {"number": game.number},
+                                  messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:tournaments_game_change", args=[game.pk]))
+        return TemplateResponse(request, "admin/tournaments/start_next_game.html", {
+            **self.admin_site.each_context(request),
+            "title": gettext("Start the next game"),
+            "matches": [match],
+            "form": form,
+            "opts": self.model._meta,
+            "cancel_url": reverse("admin:tournaments_match_change", args=[match.pk]),
+        })
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        match = self.get_object(request, object_id)
+        extra_context = {**(extra_context or {}), "can_start_next_game": _can_start_next_game(match)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+def _can_start_next_game(match: Match) -> bool:
+    last = match.games.order_by("-number").first()
+    return match.status != Match.Status.FINISHED and (last is None or last.status == Game.Status.FINISHED)
 
 
 class HandInline(admin.TabularInline):
@@ -229,42 +470,59 @@ class HandInline(admin.TabularInline):
     fields = ("number", *HandInlineForm.Meta.fields, *COMPUTED_HAND_FIELDS, "history_link")
     readonly_fields = ("number", *COMPUTED_HAND_FIELDS, "history_link")
 
-    @admin.display(description="history")
+    @admin.display(description=_("history"))
     def history_link(self, obj):
         if not obj.pk:
             return "—"
         url = reverse("admin:tournaments_hand_history", args=[obj.pk])
-        return format_html('<a href="{}">history</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("history"))
 
-    @admin.display(description="score ns–ew")
+    @admin.display(description="×")
+    def multiplier_line(self, obj):
+        if obj.pk:
+            return f"×{obj.multiplier}"
+        game = getattr(obj, "game", None)
+        return f"×{game.next_multiplier}" if game is not None else "—"  # the blank row: what the next hand counts
+
+    @admin.display(description=_("score"))
     def score_line(self, obj):
         return f"{obj.score_ns}–{obj.score_ew}" if obj.pk else "—"
 
-    @admin.display(description="turn-up bonus")
+    @admin.display(description=_("turn-up bonus"))
     def bonus_line(self, obj):
         bonus = obj.bonus
         if not bonus:
             return "—"
-        state = "held back, " if bonus.get("held_back") else ""
-        state += "added" if bonus.get("applied") else "lost"
-        return f"{bonus['side']} +{bonus['points']} ({state})"
+        names = side_names(obj.game.match)
+        state = gettext("held back") + ", " if bonus.get("held_back") else ""
+        state += gettext("added") if bonus.get("applied") else gettext("lost")
+        return f"{names.get(bonus['side'], bonus['side'])} +{bonus['points']} ({state})"
 
-    @admin.display(description="totals ns–ew")
+    @admin.display(description=_("totals"))
     def totals_line(self, obj):
         if not obj.pk:
             return "—"
-        won = f" (game to {obj.game_winner})" if obj.game_winner else ""
-        return f"{obj.total_ns}–{obj.total_ew}{won}"
+        return f"{obj.total_ns}–{obj.total_ew}"
 
-    @admin.display(description="notes")
+    @admin.display(description=_("notes"))
     def labels_line(self, obj):
-        labels = list(obj.labels or [])
-        if obj.all_tricks and "all_tricks" not in labels:
-            labels.insert(0, "all tricks")
+        from web.labels import LABEL_WORDS
+
+        labels = [str(LABEL_WORDS.get(label, label.replace("_", " "))) for label in (obj.labels or [])]
+        if obj.all_tricks and "all_tricks" not in (obj.labels or []):
+            labels.insert(0, str(LABEL_WORDS["all_tricks"]))
+        if obj.game_winner:
+            labels.append(gettext("game to %(team)s") % {
+                "team": side_names(obj.game.match).get(obj.game_winner, obj.game_winner)})
         return ", ".join(labels) or "—"
 
+    def get_formset(self, request, obj=None, **kwargs):
+        if obj is not None:
+            kwargs["form"] = hand_form_for(obj)
+        return super().get_formset(request, obj, **kwargs)
+
     def get_fields(self, request, obj=None):
-        """Show only the calls the game's variant knows (no turned card in Belgium, no doublings in Spain)."""
+        """Show only the calls and columns the game's variant knows (no turned card in Belgium, no doublings in Spain)."""
         fields = list(super().get_fields(request, obj))
         if obj is None:
             return fields
@@ -278,16 +536,32 @@ class HandInline(admin.TabularInline):
             hidden.add("blind")
         if not variant.penalties:
             hidden |= {"penalty_type", "penalty_side"}
+        if not variant.turn_up_bonus:
+            hidden.add("bonus_line")
         return [f for f in fields if f not in hidden]
 
     def has_add_permission(self, request, obj=None):
         return obj is not None and obj.status == Game.Status.PLAYING and super().has_add_permission(request, obj)
 
 
+def _team_headers(inline: HandInline, match: Match) -> None:
+    """Name the teams in the score and totals columns' headers of this page's hand table."""
+    names = side_names(match)
+    for name, title in (("score_line", _("score")), ("totals_line", _("totals"))):
+        method = getattr(type(inline), name)
+
+        def column(obj, method=method):
+            return method(inline, obj)
+
+        column.short_description = f"{title} {names['ns']}–{names['ew']}"
+        setattr(inline, name, column)
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ScopedAdmin):
+    scope_path = "match__round__tournament"
     list_display = ("__str__", "match", "number", "status", "total_ns", "total_ew", "winner", "next_dealer")
-    list_filter = ("status", "match__round__tournament")
+    list_filter = ("status", ("match__round__tournament", RELATED_ONLY))
     search_fields = ("match__ns__name", "match__ew__name", "match__round__tournament__name")
     list_select_related = ("match__round__tournament", "match__ns", "match__ew")
     readonly_fields = ("match", "number", "first_dealer", "favourite", "albur", "status", "total_ns", "total_ew",
@@ -298,6 +572,7 @@ class GameAdmin(admin.ModelAdmin):
                            ("favourite", "albur"))}),
     )
     inlines = [HandInline]
+    change_form_template = "admin/tournaments/game/change_form.html"
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
@@ -310,17 +585,33 @@ class GameAdmin(admin.ModelAdmin):
         rows = tuple(row for row in options["fields"] if row != ("favourite", "albur"))
         return ((name, {**options, "fields": rows}),)
 
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        for inline in inlines:
+            if isinstance(inline, HandInline) and obj is not None:
+                _team_headers(inline, obj.match)
+        return inlines
+
     def has_add_permission(self, request):
-        return False  # started by the match's "start the next game" action, through the service
+        return False  # started by the match's "start the next game", through the service
 
     def has_delete_permission(self, request, obj=None):
         return False  # its hands are deleted one by one from the last, which keeps the match's result right
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = self.get_object(request, object_id)
+        extra_context = {**(extra_context or {}), "can_start_next_game": _can_start_next_game(game.match),
+                         "match_url": reverse("admin:tournaments_match_change", args=[game.match_id]),
+                         "start_next_game_url": reverse("admin:tournaments_match_start_next_game",
+                                                        args=[game.match_id])}
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def save_formset(self, request, form, formset, change):
         """Save the inline hands through the services, in order: deletions, corrections, then new hands."""
         if formset.model is not Hand:
             return super().save_formset(request, form, formset, change)
         game = form.instance
+        reason = (request.POST.get("correction_reason") or "").strip()[:100]
         try:
             with transaction.atomic():
                 for hand_form in formset.deleted_forms:
@@ -329,27 +620,70 @@ class GameAdmin(admin.ModelAdmin):
                 changed = [f for f in formset.forms if f.instance.pk and f not in formset.deleted_forms
                            and f.has_changed()]
                 for hand_form in sorted(changed, key=lambda f: f.instance.number):
-                    hand_correct(hand=hand_form.instance, data=form_hand_data(hand_form.cleaned_data),
-                                 user=request.user)
+                    hand = hand_correct(hand=hand_form.instance, data=form_hand_data(hand_form.cleaned_data),
+                                        user=request.user)
+                    if reason:
+                        _record_reason(hand, reason)
                 new = [f for f in formset.forms if not f.instance.pk and f.has_changed()
                        and f not in formset.deleted_forms]
                 for hand_form in new:
                     hand_enter(match=game.match, data=form_hand_data(hand_form.cleaned_data), user=request.user)
         except (scoring.RuleViolation, ServiceError) as exc:
             # The formset's clean() folded the same game, so this is a race with another writer.
-            self.message_user(request, f"Nothing saved: {_refusal_message(exc)}", messages.ERROR)
+            request._hands_refused = True
+            self.message_user(request, gettext("Nothing saved: %(reason)s")
+                              % {"reason": refusal_text(exc, side_names(game.match))}, messages.ERROR)
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+    def response_change(self, request, obj):
+        """Stay on the game; once it is finished, offer its match's next game right there."""
+        url = reverse("admin:tournaments_game_change", args=[obj.pk])
+        if getattr(request, "_hands_refused", False):
+            return HttpResponseRedirect(url)
+        obj.refresh_from_db()
+        if obj.status == Game.Status.FINISHED and _can_start_next_game(obj.match):
+            start = reverse("admin:tournaments_match_start_next_game", args=[obj.match_id])
+            self.message_user(request, format_html(
+                '{} <a class="button" href="{}">{}</a>', gettext("Saved: the game is finished."), start,
+                gettext("Start the next game")), messages.SUCCESS)
+        else:
+            self.message_user(request, gettext("Saved."), messages.SUCCESS)
+        return HttpResponseRedirect(url)
+
+
+def _record_reason(hand: Hand, reason: str) -> None:
+    """Keep the volunteer's reason for a correction on the history record the service just wrote."""
+    record = hand.history.order_by("-history_date", "-history_id").first()
+    if record is not None:
+        record.history_change_reason = f"{record.history_change_reason or ''}: {reason}".lstrip(": ")
+        record.save(update_fields=["history_change_reason"])
 
 
 @admin.register(Hand)
-class HandAdmin(SimpleHistoryAdmin):
+class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
+    scope_path = "game__match__round__tournament"
     list_display = ("__str__", "game", "dealer", "trump", "points_ns", "points_ew", "score_ns", "score_ew",
                     "total_ns", "total_ew", "updated_at")
-    list_filter = ("game__match__round__tournament", "trump", "thrown_in")
+    list_filter = (("game__match__round__tournament", RELATED_ONLY), "trump", "thrown_in")
     search_fields = ("game__match__ns__name", "game__match__ew__name")
     list_select_related = ("game__match__round", "game__match__ns", "game__match__ew")
     readonly_fields = [f.name for f in Hand._meta.fields]
-    history_list_display = ("score_ns", "score_ew", "total_ns", "total_ew")
+    history_list_display = ("score_line", "totals_line")
+
+    @admin.display(description=_("score"))
+    def score_line(self, obj):
+        return f"{obj.score_ns}–{obj.score_ew}"
+
+    @admin.display(description=_("totals"))
+    def totals_line(self, obj):
+        return f"{obj.total_ns}–{obj.total_ew}"
+
+    def history_view(self, request, object_id, extra_context=None):
+        from django.contrib.admin.utils import unquote
+
+        if not request.user.is_superuser and not self.get_queryset(request).filter(pk=unquote(object_id)).exists():
+            raise Http404(gettext("No such object."))
+        return super().history_view(request, object_id, extra_context)
 
     def has_add_permission(self, request):
         return False  # hands are entered on their game, where the whole game is checked
@@ -361,8 +695,11 @@ class HandAdmin(SimpleHistoryAdmin):
         return False
 
 
-class _ComputedAdmin(admin.ModelAdmin):
+class _ComputedAdmin(ScopedAdmin):
     """Rows the service writes itself (standings, snapshots, task records): shown, never added or edited here."""
+
+    role = "organizer"
+    scope_path = "tournament"
 
     def has_add_permission(self, request):
         return False
@@ -375,15 +712,17 @@ class _ComputedAdmin(admin.ModelAdmin):
 class StandingAdmin(_ComputedAdmin):
     list_display = ("tournament", "rank", "team", "played", "won", "drawn", "lost", "match_points", "games_won",
                     "games_lost", "points_for", "points_against", "computed_at")
-    list_filter = ("tournament",)
+    list_filter = (("tournament", RELATED_ONLY),)
     search_fields = ("team__name", "tournament__name")
     list_select_related = ("tournament", "team")
 
 
 @admin.register(ForbiddenPair)
-class ForbiddenPairAdmin(admin.ModelAdmin):
+class ForbiddenPairAdmin(ScopedAdmin):
+    role = "organizer"
+    scope_path = "tournament"
     list_display = ("tournament", "team_a", "team_b", "reason", "created_at")
-    list_filter = ("tournament",)
+    list_filter = (("tournament", RELATED_ONLY),)
     search_fields = ("team_a__name", "team_b__name", "tournament__name", "reason")
     autocomplete_fields = ("tournament", "team_a", "team_b")
     list_select_related = ("tournament", "team_a", "team_b")
@@ -399,6 +738,34 @@ class StandingsSnapshotAdmin(_ComputedAdmin):
 @admin.register(TaskRecord)
 class TaskRecordAdmin(_ComputedAdmin):
     list_display = ("id", "kind", "tournament", "status", "created_by", "created_at", "updated_at")
-    list_filter = ("kind", "status", "tournament")
+    list_filter = ("kind", "status", ("tournament", RELATED_ONLY))
     search_fields = ("id", "tournament__name")
     list_select_related = ("tournament", "created_by")
+
+
+def _now_matches(request) -> list[Match]:
+    """Return the matches in progress of the user's tournaments, each with its game in progress."""
+    matches = Match.objects.filter(status=Match.Status.PLAYING).select_related("round__tournament", "ns", "ew")
+    if not request.user.is_superuser:
+        matches = matches.filter(round__tournament__in=access.scorekept_tournaments(request.user).values("pk"))
+    matches = list(matches.order_by("round__tournament__name", "round__number", "table")[:50])
+    games = {g.match_id: g for g in Game.objects.filter(match__in=matches, status=Game.Status.PLAYING)}
+    for match in matches:
+        match.current_game = games.get(match.pk)
+    return matches
+
+
+class _NowIndex:
+    """The admin index opens on a "now" panel: the matches in progress of the user's tournaments."""
+
+    def __init__(self, site):
+        self.site = site
+        self.original = site.index
+
+    def __call__(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "now_matches": _now_matches(request)}
+        return self.original(request, extra_context)
+
+
+admin.site.index_template = "admin/tournaments/index.html"
+admin.site.index = _NowIndex(admin.site)

@@ -1,16 +1,62 @@
-"""Admin forms: a game's hands typed from a paper sheet, checked by the rules engine before saving."""
+"""Admin forms: a game's hands typed from a paper sheet, checked by the rules engine before saving.
+
+The forms speak the volunteer's words (suits, cards, penalties and the teams by name); the engine's
+codes stay in the API.
+"""
+
+import re
 
 import scoring
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Hand, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
+from web.labels import PENALTY_LABELS, card_name, suit_name
 
 ENTRY_FIELDS = ["dealer", "trump", "turned_card", "blind", "doublings", "tricks_ns", "tricks_ew",
                 "points_ns", "points_ew", "penalty_type", "penalty_side", "thrown_in"]
 
-PENALTY_CHOICES = [("", "—"), ("signalling", "signalling"), ("renege", "renege"), ("renuncio", "renuncio")]
+SEATS = ("N", "E", "S", "W")
+SEAT_SIDE = {"N": "ns", "S": "ns", "E": "ew", "W": "ew"}
+BLANK = [("", "—")]
+
+
+def side_names(match) -> dict:
+    """Return each side's team name (``ns``, ``ew``) for a match."""
+    return {"ns": match.ns.name if match.ns_id else "NS", "ew": match.ew.name if match.ew_id else "EW"}
+
+
+def seat_choices(match) -> list[tuple[str, str]]:
+    """Return the four seats, each with its team's name: "N (Ajuinen)"."""
+    names = side_names(match)
+    return [(seat, f"{seat} ({names[SEAT_SIDE[seat]]})") for seat in SEATS]
+
+
+def side_choices(match) -> list[tuple[str, str]]:
+    names = side_names(match)
+    return [("ns", names["ns"]), ("ew", names["ew"])]
+
+
+def trump_choices(variant: scoring.Variant) -> list[tuple[str, str]]:
+    """Return the variant's suits in words, and "no trump" where the variant has it."""
+    choices = [(suit, suit_name(variant, suit)) for suit in variant.suits]
+    if variant.no_trump:
+        choices.append(("none", suit_name(variant, "none")))
+    return BLANK + choices
+
+
+def card_choices(variant: scoring.Variant) -> list[tuple[str, str]]:
+    """Return the deck's cards in words, grouped by suit."""
+    return BLANK + [(suit_name(variant, suit), [(code, card_name(variant, code)) for code in variant.cards
+                                                if code[-1] == suit])
+                    for suit in variant.suits]
+
+
+def penalty_choices(variant: scoring.Variant) -> list[tuple[str, str]]:
+    return BLANK + [(code, PENALTY_LABELS.get(code, code)) for code in variant.penalties]
 
 
 def form_hand_data(cleaned: dict) -> dict:
@@ -47,20 +93,122 @@ def violation_form_field(field: str | None) -> str | None:
     return None
 
 
+
+def violation_form_field(field: str | None) -> str | None:
+    """Map an engine field ("points", "tricks.ns", "penalty.side") to the inline's form field."""
+    if not field:
+        return None
+    head, _sep, tail = field.partition(".")
+    if head in ("tricks", "points"):
+        return f"{head}_{tail}" if tail in ("ns", "ew") else f"{head}_ns"
+    if head == "penalty":
+        return "penalty_side" if tail == "side" else "penalty_type"
+    if head in ENTRY_FIELDS:
+        return head
+    return None
+
+
+# -- the engine's refusals in plain words -------------------------------------------------------------
+
+_PATTERNS = {
+    "points_total": (re.compile(r"add up to (?P<total>\d+); got .*= (?P<got>\d+)"),
+                     _("The points of the two teams must add up to %(total)s; these add up to %(got)s.")),
+    "tricks_total": (re.compile(r"add up to (?P<total>\d+); got .*= (?P<got>\d+)"),
+                     _("The tricks of the two teams must add up to %(total)s; these add up to %(got)s.")),
+    "dealer_out_of_turn": (re.compile(r"(?P<previous>[NESW]) dealt the previous hand, so (?P<expected>[NESW]) deals"),
+                           _("%(expected)s deals this hand: %(previous)s dealt the previous one.")),
+}
+_FIXED = {
+    "game_over": _("This game is already decided: start the next game of the match."),
+    "not_last_hand": _("Only the last hand of a game can be deleted."),
+    "later_games_exist": _("A later game of this match has hands: delete those first."),
+}
+_IMPOSSIBLE = re.compile(r"^(?P<side>ns|ew) has (?P<card>-?\d+) card points .*with (?P<tricks>\d+) tricks to "
+                         r"(?P<other>\d+) that must be between (?P<low>\d+) and (?P<high>\d+)")
+_ZERO = re.compile(r"^(?P<side>ns|ew) took 0 tricks, so it has 0 points; got (?P<got>\d+)")
+
+
+def plain_message(code: str, message: str, names: dict | None = None) -> str:
+    """Return an engine refusal in words a volunteer reads: team names, no codes, "exactly 60"."""
+    names = names or {"ns": "NS", "ew": "EW"}
+    if code == "game_over" and "match is decided" in message:
+        return gettext("The match is already decided: it has no further game.")
+    if code == "game_over" and "bye" in message:
+        return gettext("A bye has no games to play.")
+    if code in _FIXED:
+        return str(_FIXED[code])
+    if code in _PATTERNS:
+        pattern, template = _PATTERNS[code]
+        found = pattern.search(message)
+        if found:
+            return str(template) % found.groupdict()
+    if code == "points_impossible":
+        found = _ZERO.search(message)
+        if found:
+            return gettext("%(team)s took no trick, so its points are 0 (not %(got)s).") % {
+                "team": names[found["side"]], "got": found["got"]}
+        found = _IMPOSSIBLE.search(message)
+        if found:
+            values = {"team": names[found["side"]], "tricks": found["tricks"], "other": found["other"],
+                      "low": found["low"], "high": found["high"], "card": found["card"]}
+            if found["low"] == found["high"]:
+                return gettext("With %(tricks)s tricks to %(other)s, %(team)s has exactly %(low)s card points, "
+                               "not %(card)s.") % values
+            return gettext("With %(tricks)s tricks to %(other)s, %(team)s has between %(low)s and %(high)s card "
+                           "points, not %(card)s.") % values
+    text = re.sub(r"between (\d+) and \1\b", r"exactly \1", message)
+    text = re.sub(r"\b(ns|ew)\b", lambda m: names[m.group(1)], text)
+    return text[:1].upper() + text[1:]
+
+
+def refusal_text(exc: Exception, names: dict | None = None) -> str:
+    """Return a service's or the engine's refusal in plain words."""
+    if isinstance(exc, scoring.RuleViolation):
+        return " ".join(plain_message(v.code, v.message, names) for v in exc.violations)
+    return plain_message(getattr(exc, "code", "error"), str(exc), names)
+
+
+# -- a game's hands ----------------------------------------------------------------------------------
+
+
 class HandInlineForm(forms.ModelForm):
-    penalty_type = forms.ChoiceField(choices=PENALTY_CHOICES, required=False)
-    penalty_side = forms.ChoiceField(choices=[("", "—"), ("ns", "ns"), ("ew", "ew")], required=False,
-                                     help_text="The offending side.")
+    penalty_type = forms.ChoiceField(label=_("penalty"), choices=BLANK + list(PENALTY_LABELS.items()), required=False)
+    penalty_side = forms.ChoiceField(label=_("by"), choices=BLANK + [("ns", "NS"), ("ew", "EW")], required=False,
+                                     help_text=_("The offending team."))
 
     class Meta:
         model = Hand
         fields = ENTRY_FIELDS
+        labels = {"dealer": _("dealer"), "trump": _("trump"), "turned_card": _("turned card"),
+                  "blind": _("blind"), "doublings": _("doublings"), "thrown_in": _("thrown in")}
         widgets = {
-            "trump": forms.TextInput(attrs={"size": 4}),
-            "turned_card": forms.TextInput(attrs={"size": 4}),
-            **{name: forms.NumberInput(attrs={"style": "width: 4em"})
+            **{name: forms.NumberInput(attrs={"class": "hand-number"})
                for name in ("doublings", "tricks_ns", "tricks_ew", "points_ns", "points_ew")},
         }
+
+    #: Set by ``hand_form_for``: the match's team names by side.
+    side_names = {"ns": "NS", "ew": "EW"}
+
+
+def hand_form_for(game) -> type[HandInlineForm]:
+    """Return the hand form of a game: its variant's suits, cards and penalties, its teams by name."""
+    match = game.match
+    variant = scoring.get_variant(match.round.tournament.variant)
+    names = side_names(match)
+    fields = {
+        "dealer": forms.ChoiceField(label=_("dealer"), choices=seat_choices(match)),
+        "trump": forms.ChoiceField(label=_("trump"), choices=trump_choices(variant), required=False),
+        "turned_card": forms.ChoiceField(label=_("turned card"), choices=card_choices(variant), required=False),
+        "penalty_type": forms.ChoiceField(label=_("penalty"), choices=penalty_choices(variant), required=False),
+        "penalty_side": forms.ChoiceField(label=_("by"), choices=BLANK + side_choices(match), required=False,
+                                          help_text=_("The offending team.")),
+    }
+    form = type("GameHandForm", (HandInlineForm,), {**fields, "side_names": names})
+    labels = {"tricks_ns": _("tricks %(team)s"), "tricks_ew": _("tricks %(team)s"),
+              "points_ns": _("points %(team)s"), "points_ew": _("points %(team)s")}
+    for name, label in labels.items():
+        form.base_fields[name].label = str(label) % {"team": names[name[-2:]]}
+    return form
 
 
 class HandInlineFormSet(forms.BaseInlineFormSet):
@@ -68,9 +216,13 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
 
     def get_form_kwargs(self, index):
         kwargs = super().get_form_kwargs(index)
-        if index is not None and index >= self.initial_form_count() and self.instance.next_dealer:
-            kwargs["initial"] = {"dealer": self.instance.next_dealer}  # the blank row: who deals next
+        # The blank row and the rows added with "Add another": who deals next.
+        if (index is None or index >= self.initial_form_count()) and self.instance.next_dealer:
+            kwargs["initial"] = {"dealer": self.instance.next_dealer}
         return kwargs
+
+    def _names(self) -> dict:
+        return getattr(self.form, "side_names", None) or {"ns": "NS", "ew": "EW"}
 
     def clean(self):
         super().clean()
@@ -92,9 +244,11 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
         existing_numbers = sorted(h.number for h in game.hands.all())
         for form in deleted:
             if form.instance.number != existing_numbers[-1] or len(deleted) > 1:
-                form.add_error(None, ValidationError(
-                    f"only the last hand (hand {existing_numbers[-1]}) can be deleted", code="not_last_hand"))
-                return
+                # On the formset, not on the form: Django ignores the errors of a form marked for deletion.
+                raise ValidationError(
+                    _("Only the last hand can be deleted (hand %(last)s); hand %(number)s is followed by "
+                      "others. Nothing was saved."),
+                    code="not_last_hand", params={"last": existing_numbers[-1], "number": form.instance.number})
         inputs, forms_in_order = [], []
         for form in kept:
             if form.instance.pk and not form.has_changed():
@@ -103,7 +257,7 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
                 try:
                     inputs.append(scoring.Hand.from_dict(form_hand_data(form.cleaned_data)))
                 except scoring.RuleViolation as exc:
-                    _add_violations(form, exc.violations)
+                    _add_violations(form, exc.violations, self._names())
                     return
             forms_in_order.append(form)
         try:
@@ -114,33 +268,102 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
                 by_index.setdefault(violation.hand_index, []).append(violation)
             for index, violations in by_index.items():
                 if index is not None and index < len(forms_in_order):
-                    _add_violations(forms_in_order[index], violations)
+                    _add_violations(forms_in_order[index], violations, self._names())
                 else:
-                    raise ValidationError([ValidationError(v.message, code=v.code) for v in violations]) from exc
+                    raise ValidationError([ValidationError(plain_message(v.code, v.message, self._names()),
+                                                           code=v.code) for v in violations]) from exc
 
 
-def _add_violations(form, violations) -> None:
+def _add_violations(form, violations, names: dict) -> None:
     for violation in violations:
         field = violation_form_field(violation.field)
-        message = f"{violation.message} [{violation.code}]"
+        message = plain_message(violation.code, violation.message, names)
         form.add_error(field if field in form.fields else None, ValidationError(message, code=violation.code))
 
 
 class NextGameForm(forms.Form):
-    """The intermediate page of the admin action that starts a match's next game."""
+    """Start a match's next game: the first dealer (the teams named), and the variant's own draws."""
 
-    first_dealer = forms.ChoiceField(choices=[("N", "N"), ("E", "E"), ("S", "S"), ("W", "W")],
-                                     help_text="The first dealer, drawn at the table.")
-    favourite = forms.CharField(max_length=1, required=False, help_text="Classic Malilla: the favourite suit.")
-    albur = forms.ChoiceField(choices=[("", "—"), ("ns", "ns"), ("ew", "ew")], required=False,
-                              help_text="Mexican Malilla with the albur option: the side that won it.")
+    first_dealer = forms.ChoiceField(label=_("first dealer"), choices=[(s, s) for s in SEATS],
+                                     help_text=_("The first dealer, drawn at the table."))
+    favourite = forms.ChoiceField(label=_("favourite suit"), required=False, choices=BLANK,
+                                  help_text=_("The favourite suit, drawn at the table."))
+    albur = forms.ChoiceField(label=_("albur won by"), required=False, choices=BLANK,
+                              help_text=_("The team that won the albur: the other team deals first."))
+
+    def __init__(self, *args, match=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if match is None:
+            return
+        tournament = match.round.tournament
+        variant = scoring.get_variant(tournament.variant)
+        self.fields["first_dealer"].choices = seat_choices(match)
+        if variant.favourite:
+            self.fields["favourite"].choices = [(s, suit_name(variant, s)) for s in variant.suits]
+            self.fields["favourite"].required = True
+        else:
+            del self.fields["favourite"]
+        if variant.albur_points and (tournament.options or {}).get("albur"):
+            self.fields["albur"].choices = BLANK + side_choices(match)
+        else:
+            del self.fields["albur"]
 
 
 class TournamentAdminForm(forms.ModelForm):
-    """A tournament whose variant is picked from the rules engine's (``Tournament.clean`` checks the options)."""
+    """A tournament whose variant is picked from the rules engine's and whose house options are a form."""
 
-    variant = forms.ChoiceField(choices=[(slug, v.name) for slug, v in sorted(scoring.VARIANTS.items())])
+    variant = forms.ChoiceField(label=_("variant"),
+                                choices=[(slug, v.name) for slug, v in sorted(scoring.VARIANTS.items())])
 
     class Meta:
         model = Tournament
         fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        variant_slug = self.data.get(self.add_prefix("variant")) if self.is_bound else None
+        variant_slug = variant_slug or self.initial.get("variant") or self.instance.variant
+        self.variant = scoring.VARIANTS.get(variant_slug) if variant_slug else None
+        if self.variant is not None and self.instance.pk and "options" in self.fields:
+            self._option_fields()
+
+    def _option_fields(self):
+        """Replace the raw JSON by one field a house option of the variant (only for a saved tournament)."""
+        from web.labels import OPTION_HELP, OPTION_LABELS
+
+        del self.fields["options"]
+        current = self.instance.options or {}
+        for name, spec in self.variant.options.items():
+            label = OPTION_LABELS.get(name, name)
+            help_text = OPTION_HELP.get(name, spec.help)
+            initial = current.get(name, spec.default)
+            if spec.kind == "bool":
+                field = forms.BooleanField(label=label, help_text=help_text, required=False)
+            elif spec.kind == "int":
+                field = forms.IntegerField(label=label, help_text=help_text, required=not spec.nullable,
+                                           min_value=spec.minimum)
+            elif spec.choices:
+                field = forms.ChoiceField(label=label, help_text=help_text,
+                                          choices=[(c, str(c)) for c in spec.choices])
+            else:
+                field = forms.CharField(label=label, help_text=help_text, required=not spec.nullable)
+            field.initial = initial
+            self.fields[f"option_{name}"] = field
+
+    @property
+    def option_field_names(self) -> list[str]:
+        return [name for name in self.fields if name.startswith("option_")]
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.option_field_names:
+            options = dict(self.instance.options or {})
+            for name in self.option_field_names:
+                value = cleaned.get(name)
+                spec = self.variant.options[name.removeprefix("option_")]
+                if value is None or value == spec.default:
+                    options.pop(name.removeprefix("option_"), None)
+                else:
+                    options[name.removeprefix("option_")] = value
+            self.instance.options = options
+        return cleaned
