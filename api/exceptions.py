@@ -7,11 +7,14 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
 - ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field, message);
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
 - any other ``ServiceError``: 400 ``validation_error``;
-- a protected/restricted delete or an integrity race in the database: 409 ``client_error``.
+- a protected/restricted delete or an integrity race in the database: 409 ``client_error``;
+- hostile input: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` 413 ``too_large``, JSON nested too
+  deeply for the parser (``RecursionError``) 400 ``parse_error``. Never a 500 for bad input.
 """
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError, RestrictedError
 from drf_standardized_errors.formatter import ExceptionFormatter as BaseExceptionFormatter
@@ -41,6 +44,14 @@ class ConflictError(exceptions.APIException):
     default_code = "conflict"
 
 
+class PayloadTooLarge(exceptions.APIException):
+    """413: the request body is larger than the service accepts."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
 def conflict(code: str, message: str) -> ConflictError:
     """Return a 409 with its own code."""
     return ConflictError(ErrorDetail(message, code=code))
@@ -57,6 +68,15 @@ class ExceptionHandler(BaseExceptionHandler):
     """Convert domain exceptions to DRF ones before the library formats them."""
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, RequestDataTooBig):
+            from django.conf import settings
+
+            return PayloadTooLarge(ErrorDetail(
+                f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.", code="too_large"))
+        if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+            return exceptions.ParseError(ErrorDetail("The request has too many fields.", code="too_many_fields"))
+        if isinstance(exc, RecursionError):
+            return exceptions.ParseError(ErrorDetail("The request body is nested too deeply.", code="parse_error"))
         if isinstance(exc, RuleViolation):
             return RuleValidationError(exc.violations)
         if isinstance(exc, ServiceError):

@@ -289,3 +289,75 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LIVE_PUSH = env_bool("LIVE_PUSH", bool(REDIS_URL))
+
+# --- Faults and hostile input (issue #11; README "Faults and hostile input") -----------------
+# PostgreSQL is the source of truth; Redis (cache, broker, channel layer) may be down without a
+# result being refused: every Redis client gets short timeouts, the throttles fail open, queueing
+# and live publishing after commit log their failures (api/throttling.py, tournaments/tasks.py).
+REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", "1"))
+if REDIS_URL:
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        {"SOCKET_CONNECT_TIMEOUT": REDIS_TIMEOUT, "SOCKET_TIMEOUT": REDIS_TIMEOUT})
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT}
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT
+    CELERY_REDIS_SOCKET_TIMEOUT = max(REDIS_TIMEOUT, 5.0)
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
+                                                                "interval_step": 0.1, "interval_max": 0.1}}
+    CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["socket_connect_timeout"] = REDIS_TIMEOUT
+# Publishing a task: one quick retry, then the failure is logged (never a 500 after the commit).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1,
+                                    "interval_max": 0.1}
+
+# Request bodies: Django's 2.5 MB limit stays (the API answers 413 in its error shape beyond it).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", 2621440))
+# Unknown URLs under /api/ (a path with a newline included) answer the API's JSON 404.
+API_PATH_PREFIX = "/api/"
+
+# HTTPS: HSTS, the redirect and secure cookies, on by default once DEBUG is off. A plain-HTTP
+# install on a club's LAN turns them off with SECURE_HTTPS=0 (then nothing below is forced).
+SECURE_HTTPS = env_bool("SECURE_HTTPS", not DEBUG)
+if SECURE_HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # The container's health probe speaks plain HTTP on loopback.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31536000))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = False
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+else:
+    SECURE_SSL_REDIRECT = False
+    SECURE_HSTS_SECONDS = 0
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp): every script, style, font and image comes from the site
+# itself (WhiteNoise; Swagger UI from drf-spectacular-sidecar), live updates over WebSockets to
+# the same host. Inline styles are allowed for the admin and Swagger UI; no inline scripts.
+# On by default when DEBUG is off; CSP=0 turns it off, CSP=1 on in development too.
+CSP_ENABLED = env_bool("CSP", not DEBUG)
+if CSP_ENABLED:
+    from csp.constants import NONE, SELF  # noqa: E402
+
+    INSTALLED_APPS.append("csp")
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "csp.middleware.CSPMiddleware")
+    CONTENT_SECURITY_POLICY = {
+        "DIRECTIVES": {
+            "default-src": [SELF],
+            "script-src": [SELF],
+            "style-src": [SELF, "'unsafe-inline'"],
+            "img-src": [SELF, "data:"],
+            "font-src": [SELF, "data:"],
+            "connect-src": [SELF, "ws:", "wss:"],
+            "frame-ancestors": [NONE],
+            "object-src": [NONE],
+            "base-uri": [SELF],
+            "form-action": [SELF],
+        },
+    }

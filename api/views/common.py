@@ -25,3 +25,30 @@ class NotFoundView(APIView):
         raise exceptions.NotFound(f"No API endpoint at {request.path}.")
 
     get = post = put = patch = delete = head = options = _not_found
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if response.has_header("Allow"):  # a 404 advertises no methods: nothing is at that path
+            del response["Allow"]
+        return response
+
+
+def api_not_found_body(path: str) -> dict:
+    """The API's error shape for a 404."""
+    return {"type": "client_error",
+            "errors": [{"code": "not_found", "detail": f"No API endpoint at {path!r}.", "attr": None}]}
+
+
+def not_found(request, exception=None):
+    """The site's 404 handler: the API's JSON error under /api/, Django's page elsewhere.
+
+    Catches what the API's catch-all route cannot, e.g. a path with a newline (``/api/v1/x/%0A/``),
+    which no ``.*`` pattern matches.
+    """
+    from django.conf import settings
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith(getattr(settings, "API_PATH_PREFIX", "/api/")):
+        return JsonResponse(api_not_found_body(request.path), status=404)
+    return page_not_found(request, exception)

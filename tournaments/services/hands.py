@@ -70,10 +70,47 @@ def _current_game(match: Match, dealer: str | None) -> Game:
     return _game_start_locked(match=match, first_dealer=dealer or "")
 
 
+def _same_input(row: Hand, entered: scoring.Hand) -> bool:
+    """Tell whether a stored hand was entered with exactly this input (a retry of its request)."""
+    try:
+        return scoring.Hand.from_dict(hand_input_dict(row)).to_dict() == entered.to_dict()
+    except Exception:  # a stored hand the engine no longer reads the same way: not a retry
+        return False
+
+
+def _refuse_repeated_deciding_hand(match: Match, entered: scoring.Hand) -> None:
+    """Refuse (409 ``duplicate_hand``) a hand that would open a game and repeats the previous game's last hand.
+
+    A retried request (a lost answer, a double tap) of the hand that decided a game must not be
+    stored again as the first hand of the next game. Within a game a repeat is refused anyway
+    (the dealer is out of turn); the first hand of a game has a free dealer, hence this check. A
+    client that really means it names the hand (``number`` 1, or ``game`` and ``number``).
+    """
+    games = list(match.games.order_by("-number")[:2])
+    if not games:
+        return
+    if games[0].status == Game.Status.PLAYING:
+        if games[0].hands.exists() or len(games) < 2:
+            return  # the hand continues a game: not the first hand of one
+        previous = games[1]  # a game started (POST .../games/) but still empty
+    else:
+        previous = games[0]  # the hand would start the next game
+    last = previous.hands.order_by("-number").first()
+    if last is not None and _same_input(last, entered):
+        raise Conflict("duplicate_hand",
+                       f"this hand repeats hand {last.number} of game {previous.number}, which decided that game; "
+                       "a retried request is not stored twice. To enter it as the first hand of the next game, "
+                       "send its number (1)", field="number")
+
+
 @transaction.atomic
 def hand_enter(*, match: Match, data: Mapping, user=None, idempotency_key: str | None = None,
-               number: int | None = None) -> tuple[Hand, bool]:
-    """Enter the next hand of the match's game in progress; return the hand and whether it was stored now."""
+               number: int | None = None, game_number: int | None = None) -> tuple[Hand, bool]:
+    """Enter the next hand of the match's game in progress; return the hand and whether it was stored now.
+
+    Without an idempotency key, a number or a game number, a hand that would be the first of a
+    game and repeats the hand that decided the previous game is refused as a duplicate (409).
+    """
     match = match_lock(match.pk)
     # Checked after the lock: a retry racing its first attempt sees the first one's committed hand.
     if idempotency_key:
@@ -84,7 +121,12 @@ def hand_enter(*, match: Match, data: Mapping, user=None, idempotency_key: str |
                                "this Idempotency-Key was already used for a hand of another match")
             return existing, False
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
+    if number is None and game_number is None:
+        _refuse_repeated_deciding_hand(match, entered)
     game = _current_game(match, entered.dealer)
+    if game_number is not None and game_number != game.number:
+        raise Conflict("game_number",
+                       f"the hand would be entered in game {game.number}, not game {game_number}", field="game")
     rows = list(game.hands.order_by("number"))
     next_number = rows[-1].number + 1 if rows else 1
     if number is not None and number < next_number:

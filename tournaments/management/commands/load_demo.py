@@ -6,10 +6,12 @@ yields are then entered through ``hand_enter``, exactly as a scorekeeper would t
 paper sheet. Nothing here writes a score: the services and the engine compute every one.
 """
 
+import os
 import random
 import time
 
 import scoring
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
@@ -137,14 +139,32 @@ class Table:
         return data
 
 
+def debug_on() -> bool:
+    """Tell whether the deployment runs with DEBUG on: the setting, or the environment it comes from.
+
+    The environment counts too because pytest-django turns ``settings.DEBUG`` off for every test;
+    a deployment sets ``DEBUG=0`` in its environment (config/settings.py reads it from there).
+    """
+    if settings.DEBUG:
+        return True
+    value = os.environ.get("DEBUG", "")
+    return value == "" or value.strip().lower() in {"1", "true", "yes", "on"}
+
+
 class Command(BaseCommand):
     help = ("Load a realistic demo (clubs, players, teams, a Belgian Manille Swiss cup with round 1 played, "
             "a Mexican Malilla round robin under way). Idempotent; --reset deletes the demo and loads it again.")
 
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true", help="Delete the demo data first, then load it again.")
+        parser.add_argument("--force", action="store_true",
+                            help="Load the demo, with its admin/admin superuser, even when DEBUG is off.")
 
-    def handle(self, *args, reset=False, **options):
+    def handle(self, *args, reset=False, force=False, **options):
+        if not force and not debug_on() and not get_user_model().objects.filter(username=ADMIN_USERNAME).exists():
+            raise CommandError(
+                f"DEBUG is off: the demo would create the superuser {ADMIN_USERNAME!r} with password "
+                f"{ADMIN_USERNAME!r} (and users whose password is their name). Use --force to load it anyway.")
         started = time.monotonic()
         self.verbosity = options.get("verbosity", 1)
         self.changed = False
