@@ -189,6 +189,14 @@ class HandInlineForm(forms.ModelForm):
     #: Set by ``hand_form_for``: the match's team names by side.
     side_names = {"ns": "NS", "ew": "EW"}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labels = {"tricks_ns": _("tricks %(team)s"), "tricks_ew": _("tricks %(team)s"),
+                  "points_ns": _("points %(team)s"), "points_ew": _("points %(team)s")}
+        for name, label in labels.items():
+            if name in self.fields:
+                self.fields[name].label = str(label) % {"team": self.side_names[name[-2:]]}
+
 
 def hand_form_for(game) -> type[HandInlineForm]:
     """Return the hand form of a game: its variant's suits, cards and penalties, its teams by name."""
@@ -203,12 +211,11 @@ def hand_form_for(game) -> type[HandInlineForm]:
         "penalty_side": forms.ChoiceField(label=_("by"), choices=BLANK + side_choices(match), required=False,
                                           help_text=_("The offending team.")),
     }
-    form = type("GameHandForm", (HandInlineForm,), {**fields, "side_names": names})
-    labels = {"tricks_ns": _("tricks %(team)s"), "tricks_ew": _("tricks %(team)s"),
-              "points_ns": _("points %(team)s"), "points_ew": _("points %(team)s")}
-    for name, label in labels.items():
-        form.base_fields[name].label = str(label) % {"team": names[name[-2:]]}
-    return form
+    if variant.trump_mode != "turned":
+        fields["turned_card"] = None  # Django drops a declared field set to None
+    if not variant.penalties:
+        fields["penalty_type"] = fields["penalty_side"] = None
+    return type("GameHandForm", (HandInlineForm,), {**fields, "side_names": names})
 
 
 class HandInlineFormSet(forms.BaseInlineFormSet):
@@ -220,6 +227,12 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
         if (index is None or index >= self.initial_form_count()) and self.instance.next_dealer:
             kwargs["initial"] = {"dealer": self.instance.next_dealer}
         return kwargs
+
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        if form.instance.pk is None and self.instance.pk is not None:
+            form.instance.game = self.instance  # the blank row shows what the next hand counts
+        return form
 
     def _names(self) -> dict:
         return getattr(self.form, "side_names", None) or {"ns": "NS", "ew": "EW"}
