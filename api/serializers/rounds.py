@@ -89,7 +89,7 @@ class ClubStandingSerializer(serializers.Serializer):
     club = serializers.IntegerField(help_text="The club's id.")
     club_name = serializers.CharField(allow_null=True)
     rank = serializers.IntegerField()
-    teams = serializers.IntegerField(help_text="How many of its teams are ranked.")
+    teams = serializers.IntegerField(help_text="How many of its teams count: those with a result.")
     percentage = serializers.FloatField(help_text="The average of its teams' match-point percentages, 0-100.")
 
 
