@@ -7,6 +7,11 @@
   if (select) {
     select.addEventListener("change", function () { select.form.submit(); });
   }
+  // Print pages: the toolbar's button opens the browser's print dialog (no inline handler: the CSP forbids them).
+  var printButtons = document.querySelectorAll("[data-print]");
+  for (var i = 0; i < printButtons.length; i++) {
+    printButtons[i].addEventListener("click", function () { window.print(); });
+  }
   // Wall: show the tables and the standings in turn, for ever; the live regions keep both current. A panel
   // taller than the screen is shown a screenful at a time, so a hall with many tables sees them all.
   var stage = document.querySelector(".wall-stage");
