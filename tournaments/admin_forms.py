@@ -204,7 +204,7 @@ def hand_form_for(game) -> type[HandInlineForm]:
     variant = scoring.get_variant(match.round.tournament.variant)
     names = side_names(match)
     fields = {
-        "dealer": forms.ChoiceField(label=_("dealer"), choices=seat_choices(match)),
+        "dealer": forms.ChoiceField(label=_("dealer"), choices=[(seat, seat) for seat in SEATS]),
         "trump": forms.ChoiceField(label=_("trump"), choices=trump_choices(variant), required=False),
         "turned_card": forms.ChoiceField(label=_("turned card"), choices=card_choices(variant), required=False),
         "penalty_type": forms.ChoiceField(label=_("penalty"), choices=penalty_choices(variant), required=False),

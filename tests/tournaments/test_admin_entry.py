@@ -76,7 +76,6 @@ def test_trump_offers_the_variants_suits_and_the_turned_card_the_decks_cards(adm
     assert dict(form.fields["trump"].choices)["S"] == "spades"
     assert [value for value, _ in form.fields["penalty_type"].choices] == ["", "signalling"]
     assert dict(form.fields["penalty_side"].choices) == {"": "—", "ns": "Ajuinen", "ew": "Boeren"}
-    assert dict(form.fields["dealer"].choices)["E"] == "E (Boeren)"
     assert form.fields["tricks_ns"].label == "tricks Ajuinen"
     assert "turned_card" not in form.fields  # Belgian: the trump is chosen
 
