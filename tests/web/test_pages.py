@@ -260,3 +260,18 @@ def test_page_etag_changes_with_the_tournament_header(client, tournament):
     tournament.save()
     again = client.get(url("standings", tournament), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and "Finished" in text(again)
+
+
+def test_pages_have_no_inline_script_and_no_outside_asset(client, tournament):
+    """The CSP (on when DEBUG is off) allows the site's own script files only: no inline code, no handlers."""
+    match = played_match(tournament)
+    for page in (reverse("web:home"), url("tournament", tournament), url("standings", tournament),
+                 url("rounds", tournament), url("match", tournament, match.pk), url("wall", tournament),
+                 url("round-print", tournament, 1), url("round-sheets", tournament, 1),
+                 url("standings-print", tournament)):
+        body = text(client.get(page))
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", body), page
+        assert not re.search(r"\son[a-z]+=", body), page
+        external = [u for u in re.findall(r'(?:src|href)="([^"]+)"', body)
+                    if re.match(r"(https?:)?//", u) and not u.startswith("http://testserver/")]
+        assert not external, (page, external)  # every asset local: a hall without internet works
