@@ -564,10 +564,10 @@ class GameAdmin(ScopedAdmin):
     list_filter = ("status", ("match__round__tournament", RELATED_ONLY))
     search_fields = ("match__ns__name", "match__ew__name", "match__round__tournament__name")
     list_select_related = ("match__round__tournament", "match__ns", "match__ew")
-    readonly_fields = ("match", "number", "first_dealer", "favourite", "albur", "status", "total_ns", "total_ew",
-                       "winner", "next_dealer", "next_multiplier", "tie_pending")
+    readonly_fields = ("match", "number", "first_dealer", "favourite", "albur", "status", "totals_named",
+                       "winner_named", "next_dealer", "next_multiplier", "tie_pending")
     fieldsets = (
-        (None, {"fields": (("match", "number", "status"), ("total_ns", "total_ew", "winner"),
+        (None, {"fields": (("match", "number", "status"), ("totals_named", "winner_named"),
                            ("first_dealer", "next_dealer", "next_multiplier", "tie_pending"),
                            ("favourite", "albur"))}),
     )
@@ -584,6 +584,15 @@ class GameAdmin(ScopedAdmin):
         (name, options), = fieldsets
         rows = tuple(row for row in options["fields"] if row != ("favourite", "albur"))
         return ((name, {**options, "fields": rows}),)
+
+    @admin.display(description=_("totals"))
+    def totals_named(self, obj):
+        names = side_names(obj.match)
+        return f"{names['ns']} {obj.total_ns} – {obj.total_ew} {names['ew']}"
+
+    @admin.display(description=_("winner"))
+    def winner_named(self, obj):
+        return side_names(obj.match).get(obj.winner, "—") if obj.winner else "—"
 
     def get_inline_instances(self, request, obj=None):
         inlines = super().get_inline_instances(request, obj)
@@ -745,7 +754,13 @@ class TaskRecordAdmin(_ComputedAdmin):
 
 def _now_matches(request) -> list[Match]:
     """Return the matches in progress of the user's tournaments, each with its game in progress."""
-    matches = Match.objects.filter(status=Match.Status.PLAYING).select_related("round__tournament", "ns", "ew")
+    from django.db.models import Q
+
+    # Playing, or waiting for its first game in a round still open (a volunteer enters it from paper).
+    matches = Match.objects.filter(
+        Q(status=Match.Status.PLAYING)
+        | Q(status=Match.Status.SCHEDULED, ew__isnull=False) & ~Q(round__status=Round.Status.FINISHED)
+    ).select_related("round__tournament", "ns", "ew")
     if not request.user.is_superuser:
         matches = matches.filter(round__tournament__in=access.scorekept_tournaments(request.user).values("pk"))
     matches = list(matches.order_by("round__tournament__name", "round__number", "table")[:50])

@@ -240,3 +240,7 @@ def test_the_index_opens_on_the_matches_in_progress_of_the_users_tournaments(cli
     assert [m.pk for m in response.context["now_matches"]] == [mine.pk]
     assert url(Game, "change", mine.games.get().pk) in response.content.decode()
     assert {m.pk for m in admin_client.get(reverse("admin:index")).context["now_matches"]} == {mine.pk, other.pk}
+    waiting = MatchFactory(round=mine.round, ns__name="Late", ew__name="Comers")  # no game yet: start it here
+    response = client.get(reverse("admin:index"))
+    assert waiting.pk in [m.pk for m in response.context["now_matches"]]
+    assert reverse("admin:tournaments_match_start_next_game", args=[waiting.pk]) in response.content.decode()
