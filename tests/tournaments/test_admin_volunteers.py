@@ -17,10 +17,25 @@ pytestmark = [
 ]
 
 
-def volunteer(username: str):
+def volunteers_group() -> Group:
+    """The Volunteers group the migration made (made again after a transactional test's flush emptied it)."""
+    import importlib
+
+    from django.contrib.auth.models import Permission
+
+    group, created = Group.objects.get_or_create(name="Volunteers")
+    if created:
+        migration = importlib.import_module("tournaments.migrations.0006_volunteers_group")
+        codenames = [f"{a}_{m}" for m, actions in migration.PERMISSIONS.items() for a in actions]
+        group.permissions.add(*Permission.objects.filter(content_type__app_label="tournaments",
+                                                         codename__in=codenames))
+    return group
+
+
+def volunteer(username: str, **fields):
     """A staff user in the Volunteers group (made by the migration), with no role yet."""
-    user = UserFactory(username=username, is_staff=True)
-    user.groups.add(Group.objects.get(name="Volunteers"))
+    user = UserFactory(username=username, is_staff=True, **fields)
+    user.groups.add(volunteers_group())
     return user
 
 

@@ -3,9 +3,9 @@
 import os
 
 import pytest
-from django.contrib.auth.models import Group
 
-from tests.factories import MatchFactory, TournamentFactory, UserFactory
+from tests.factories import MatchFactory, TournamentFactory
+from tests.tournaments.test_admin_volunteers import volunteer
 from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
 from tournaments.models import Game
 
@@ -23,8 +23,7 @@ def desk(settings):
     db_settings["CONN_MAX_AGE"] = 0
     tournament = TournamentFactory(name="Gentse Beker", variant="belgian-manille", best_of=3)
     match = MatchFactory(round__tournament=tournament, ns__name="De Ajuinen van Gent", ew__name="Boerenkrijg")
-    keeper = UserFactory(username="volunteer", is_staff=True, password="volunteer-pw")
-    keeper.groups.add(Group.objects.get(name="Volunteers"))
+    keeper = volunteer("volunteer", password="volunteer-pw")
     tournament.scorekeepers.add(keeper)
     with AsgiServer() as server:
         yield server, match
