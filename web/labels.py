@@ -4,7 +4,7 @@ Every string goes through gettext, so the site speaks the visitor's language; th
 """
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 import scoring
 
@@ -50,7 +50,15 @@ SPANISH_RANK_NAMES = {"1": pgettext_lazy("Spanish card", "as"), "12": pgettext_l
 FRENCH_RANK_NAMES = {"A": _("ace"), "K": _("king"), "Q": _("queen"), "J": _("jack")}
 
 PENALTY_LABELS = {"signalling": _("signalling"), "renege": _("renege"), "renuncio": _("renuncio")}
-LABEL_WORDS = {"capote": _("capote (all tricks)"), "all_tricks": _("all tricks"), "zapato": _("zapato")}
+LABEL_WORDS = {"capote": _("capote (all tricks)"), "all_tricks": _("all tricks"), "zapato": _("zapato"),
+               "tie": _("tie")}
+
+
+def seat(letter: str) -> str:
+    """Return a seat's letter as the visitor's language writes it (N, E, S, W: the compass points)."""
+    names = {"N": pgettext("seat", "N"), "E": pgettext("seat", "E"), "S": pgettext("seat", "S"),
+             "W": pgettext("seat", "W")}
+    return names.get(letter, letter)
 
 DIRECTION = {"clockwise": _("clockwise"), "counterclockwise": _("counter-clockwise")}
 
@@ -115,15 +123,11 @@ def card_name(variant: scoring.Variant, code: str) -> str:
         return ""
     rank, suit = code[:-1], code[-1]
     ranks = SPANISH_RANK_NAMES if deck_kind(variant) == "spanish" else FRENCH_RANK_NAMES
-    from django.utils.translation import gettext
-
     return gettext("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suit_name(variant, suit)}
 
 
 def option_value(name: str, value) -> str:
     """Return a house option's value in words."""
-    from django.utils.translation import gettext
-
     if (name, value) in OPTION_VALUES:
         return str(OPTION_VALUES[(name, value)])
     if value is None:
@@ -147,47 +151,44 @@ def house_options(variant: scoring.Variant, options: dict) -> list[dict]:
 
 def variant_rules(variant: scoring.Variant) -> list[str]:
     """Return the variant's scoring and play rules as sentences."""
-    from django.utils.translation import gettext as g
-
     lines = []
     if variant.game_rule == "rounds":
-        lines.append(g("A game is a fixed number of rounds of deals (a house option); the higher total wins."))
+        lines.append(gettext("A game is a fixed number of rounds of deals (a house option); the higher total wins."))
     elif variant.target:
-        lines.append(g("A game is won by the first side to reach %(target)s points.") % {"target": variant.target})
+        lines.append(gettext("A game is won by the first side to reach %(target)s points.") % {"target": variant.target})
     lines.append(ngettext("A match is one game.", "A match is best of %(n)s games.", variant.best_of)
                  % {"n": variant.best_of})
-    lines.append(g("Each deal holds %(total)s points; a side scores what it takes above %(base)s.")
+    lines.append(gettext("Each deal holds %(total)s points; a side scores what it takes above %(base)s.")
                  % {"total": variant.hand_total, "base": variant.base}
                  if variant.score_rule == "excess" else
-                 g("Each deal holds %(total)s points; the side with more scores the difference.")
+                 gettext("Each deal holds %(total)s points; the side with more scores the difference.")
                  % {"total": variant.hand_total})
     if variant.trick_points:
         lines.append(ngettext("Each trick is worth %(n)s point besides the cards.",
                               "Each trick is worth %(n)s points besides the cards.", variant.trick_points)
                      % {"n": variant.trick_points})
-    lines.append(g("Trump is chosen by the dealer's side.") if variant.trump_mode == "chosen"
-                 else g("Trump is the suit of the dealer's last card, turned up for all to see."))
+    lines.append(gettext("Trump is chosen by the dealer's side.") if variant.trump_mode == "chosen"
+                 else gettext("Trump is the suit of the dealer's last card, turned up for all to see."))
     if variant.no_trump:
-        lines.append(g("Playing without trump counts ×%(n)s.") % {"n": variant.no_trump_multiplier})
+        lines.append(gettext("Playing without trump counts ×%(n)s.") % {"n": variant.no_trump_multiplier})
     if variant.doublings:
-        lines.append(g("The opponents may double and the dealer's side redouble: ×2 each."))
+        lines.append(gettext("The opponents may double and the dealer's side redouble: ×2 each."))
     if variant.turn_up_bonus:
-        lines.append(g("The turned-up card's suit earns a bonus for the side that scores with it."))
+        lines.append(gettext("The turned-up card's suit earns a bonus for the side that scores with it."))
     if variant.favourite:
-        lines.append(g("A favourite suit, drawn before the game, doubles hands trumped in it."))
+        lines.append(gettext("A favourite suit, drawn before the game, doubles hands trumped in it."))
     if variant.albur_points:
-        lines.append(g("With the albur option, the albur winners score %(n)s.") % {"n": variant.albur_points})
+        lines.append(gettext("With the albur option, the albur winners score %(n)s.") % {"n": variant.albur_points})
     if variant.all_tricks == "double":
-        lines.append(g("Taking all the tricks doubles the hand."))
+        lines.append(gettext("Taking all the tricks doubles the hand."))
     elif variant.all_tricks == "wins_game":
-        lines.append(g("Taking all the tricks wins the game at once."))
+        lines.append(gettext("Taking all the tricks wins the game at once."))
     elif variant.all_tricks == "hand_total":
-        lines.append(g("Taking all the tricks scores the whole hand."))
+        lines.append(gettext("Taking all the tricks scores the whole hand."))
     if variant.undertrump_ban:
-        lines.append(g("A player who cannot follow suit may not undertrump."))
+        lines.append(gettext("A player who cannot follow suit may not undertrump."))
     for name, penalty in variant.penalties.items():
-        lines.append(g("Penalty, %(name)s: %(help)s") % {"name": PENALTY_LABELS.get(name, name),
-                                                          "help": PENALTY_HELP.get(name, penalty.help)})
+        lines.append(gettext("Penalty: %(help)s.") % {"help": PENALTY_HELP.get(name, penalty.help)})
     return lines
 
 

@@ -163,6 +163,7 @@ def board_of(match: Match) -> dict:
             hands.append({
                 **h,
                 "dealer_team": _seat_team(h["dealer"], match.ns, match.ew),
+                "dealer_seat": labels.seat(h["dealer"]),
                 "trump_symbol": (labels.suit_symbol(variant, trump)
                                  if trump and trump != "none" and labels.deck_kind(variant) == "french" else ""),
                 "trump_name": labels.suit_name(variant, trump or ""),
@@ -179,6 +180,7 @@ def board_of(match: Match) -> dict:
     return {**board, "match": match, "tournament": match.round.tournament, "variant": variant, "games": games,
             "target": target, "status_label": labels.MATCH_STATUS.get(board["status"], board["status"]),
             "next_dealer_team": _seat_team(board["next_dealer"], match.ns, match.ew) if board["next_dealer"] else "",
+            "next_dealer_seat": labels.seat(board["next_dealer"]) if board["next_dealer"] else "",
             "wins_needed": board["best_of"] // 2 + 1}
 
 

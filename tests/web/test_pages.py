@@ -68,7 +68,7 @@ def test_tournament_page_tells_the_settings_in_words(client, tournament):
     tournament.save()
     body = text(client.get(url("tournament", tournament)))
     assert "De Zwarte Kat" in body and "Swiss system" in body
-    assert "best of 3 games" in body
+    assert "best of 3" in body
     assert "consecutive ties multiply" in body and "×8" in body and "house rule" in body
     assert reverse("web:variant", args=["belgian-manille"]) in body
     assert "{" not in re.sub(r"<script.*?</script>|<style.*?</style>", "", body, flags=re.S)
@@ -275,3 +275,16 @@ def test_pages_have_no_inline_script_and_no_outside_asset(client, tournament):
         external = [u for u in re.findall(r'(?:src|href)="([^"]+)"', body)
                     if re.match(r"(https?:)?//", u) and not u.startswith("http://testserver/")]
         assert not external, (page, external)  # every asset local: a hall without internet works
+
+
+def test_variant_page_reads_in_the_visitors_language(client, db):
+    body = text(client.get(reverse("web:variant", args=["belgian-manille"]), HTTP_ACCEPT_LANGUAGE="nl"))
+    assert "Wie geen kleur kan bekennen, mag niet ondertroeven." in body
+    assert "points a side must reach" not in body and "undertrump" not in body
+
+
+def test_seats_are_written_in_the_visitors_language(client, tournament):
+    match = played_match(tournament)  # N, E, S dealt: W deals next, "O" (oeste, ouest) in Spanish and French
+    assert "O deals" not in text(client.get(url("match", tournament, match.pk), HTTP_ACCEPT_LANGUAGE="en"))
+    body = text(client.get(url("match", tournament, match.pk), HTTP_ACCEPT_LANGUAGE="es"))
+    assert ">E</abbr>" in body and ">O</abbr>" not in body  # hand 2 dealt by E; W has not dealt yet
