@@ -4,6 +4,10 @@ Reads of public tournaments need no login; a private tournament (and its rounds,
 hands) is visible only to staff and to its organizers and scorekeepers. Writes: staff anything;
 a club's managers the club, its players and teams; a tournament's organizers the tournament, its
 entries and rounds; its organizers and scorekeepers its match results.
+
+"Staff" here means unscoped staff (``is_unscoped``): superusers, and staff outside the "Volunteers"
+group. A volunteer is staff only to sign in to the admin; everywhere, the admin included, they have
+just what their roles give them.
 """
 
 from django.db.models import Q, QuerySet
@@ -11,15 +15,31 @@ from django.db.models import Q, QuerySet
 from tournaments.models import Club, Hand, Match, Round, Tournament
 
 
+VOLUNTEERS = "Volunteers"
+
+
 def _user(user):
     return user if user is not None and user.is_authenticated else None
+
+
+def is_unscoped(user) -> bool:
+    """Tell whether ``user`` sees and may do everything: a superuser, or staff outside the Volunteers group."""
+    user = _user(user)
+    if user is None or not user.is_staff:
+        return False
+    if user.is_superuser:
+        return True
+    volunteer = getattr(user, "_is_volunteer", None)
+    if volunteer is None:  # asked once per request's user object
+        volunteer = user._is_volunteer = user.groups.filter(name=VOLUNTEERS).exists()
+    return not volunteer
 
 
 def visible_tournaments(user) -> QuerySet:
     """Return the tournaments ``user`` may see."""
     qs = Tournament.objects.all()
     user = _user(user)
-    if user is not None and user.is_staff:
+    if is_unscoped(user):
         return qs
     if user is None:
         return qs.filter(public=True)
@@ -50,7 +70,7 @@ def _staff_or_listed(user, through, **keys) -> bool:
     user = _user(user)
     if user is None:
         return False
-    return user.is_staff or through.objects.filter(user_id=user.pk, **keys).exists()
+    return is_unscoped(user) or through.objects.filter(user_id=user.pk, **keys).exists()
 
 
 def is_club_manager(user, club_id) -> bool:

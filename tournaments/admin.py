@@ -75,7 +75,7 @@ class ScopedAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)
-        if request.user.is_superuser:
+        if access.is_unscoped(request.user):
             return qs
         return qs.filter(**{f"{self.scope_path}__in": self.scope(request).values("pk")})
 
@@ -83,7 +83,7 @@ class ScopedAdmin(admin.ModelAdmin):
         user = request.user
         if not user.is_active or not user.is_staff:
             return False
-        if user.is_superuser:
+        if access.is_unscoped(user):
             return True
         cache = request.__dict__.setdefault("_admin_roles", {})
         if self.role not in cache:
@@ -113,7 +113,7 @@ class ScopedAdmin(admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         """Offer only the tournaments and rounds of the user's roles (autocomplete and plain selects alike)."""
-        if not request.user.is_superuser and db_field.related_model in (Tournament, Round):
+        if not access.is_unscoped(request.user) and db_field.related_model in (Tournament, Round):
             tournaments = access.organized_tournaments(request.user)
             kwargs["queryset"] = (tournaments if db_field.related_model is Tournament
                                   else Round.objects.filter(tournament__in=tournaments))
@@ -135,10 +135,10 @@ class ClubAdmin(ScopedAdmin):
             _players=Count("players", distinct=True), _teams=Count("teams", distinct=True))
 
     def has_add_permission(self, request):
-        return request.user.is_superuser
+        return access.is_unscoped(request.user)
 
     def get_readonly_fields(self, request, obj=None):
-        return () if request.user.is_superuser else ("managers",)
+        return () if access.is_unscoped(request.user) else ("managers",)
 
     @admin.display(description=_("players"), ordering="_players")
     def player_count(self, obj):
@@ -154,9 +154,9 @@ class ClubScopedAdmin(ScopedAdmin):
     scope_path = "club"
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if not request.user.is_superuser and db_field.related_model is Club:
+        if not access.is_unscoped(request.user) and db_field.related_model is Club:
             kwargs["queryset"] = access.managed_clubs(request.user)
-        elif not request.user.is_superuser and db_field.related_model is Player:
+        elif not access.is_unscoped(request.user) and db_field.related_model is Player:
             kwargs["queryset"] = Player.objects.filter(club__in=access.managed_clubs(request.user))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -174,7 +174,7 @@ def _team_picker(request) -> bool:
     """Tell whether this is an organizer's autocomplete of a team for an entry, a match or a forbidden pair."""
     return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
             and request.GET.get("model_name") in ("tournament", "entry", "match", "round", "forbiddenpair")
-            and (request.user.is_superuser or access.organized_tournaments(request.user).exists()))
+            and (access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists()))
 
 
 @admin.register(Team)
@@ -404,12 +404,12 @@ class MatchAdmin(ScopedAdmin):
 
     def has_add_permission(self, request):
         return super().has_add_permission(request) and (
-            request.user.is_superuser or access.organized_tournaments(request.user).exists())
+            access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists())
 
     def get_readonly_fields(self, request, obj=None):
         fields = self.readonly_fields
         if obj is not None and (_has_hands(obj) or not access.is_organizer(request.user, obj.round.tournament_id)
-                                and not request.user.is_superuser):
+                                and not access.is_unscoped(request.user)):
             # Results exist (or the user only keeps score): the pairing stays as it was played.
             fields = ("round", "table", "ns", "ew", *fields)
         return fields
@@ -690,7 +690,7 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
     def history_view(self, request, object_id, extra_context=None):
         from django.contrib.admin.utils import unquote
 
-        if not request.user.is_superuser and not self.get_queryset(request).filter(pk=unquote(object_id)).exists():
+        if not access.is_unscoped(request.user) and not self.get_queryset(request).filter(pk=unquote(object_id)).exists():
             raise Http404(gettext("No such object."))
         return super().history_view(request, object_id, extra_context)
 
@@ -761,7 +761,7 @@ def _now_matches(request) -> list[Match]:
         Q(status=Match.Status.PLAYING)
         | Q(status=Match.Status.SCHEDULED, ew__isnull=False) & ~Q(round__status=Round.Status.FINISHED)
     ).select_related("round__tournament", "ns", "ew")
-    if not request.user.is_superuser:
+    if not access.is_unscoped(request.user):
         matches = matches.filter(round__tournament__in=access.scorekept_tournaments(request.user).values("pk"))
     matches = list(matches.order_by("round__tournament__name", "round__number", "table")[:50])
     games = {g.match_id: g for g in Game.objects.filter(match__in=matches, status=Game.Status.PLAYING)}

@@ -171,3 +171,18 @@ def test_a_tournament_created_in_the_admin_makes_its_creator_an_organizer(client
     tournament = Tournament.objects.get(slug="new-cup")
     assert list(tournament.organizers.all()) == [user]
     assert client.get(url(Tournament, "change", tournament.pk)).status_code == 200
+
+
+def test_a_volunteer_has_only_their_roles_in_the_api_and_the_site_too():
+    """Staff in the Volunteers group is scoped everywhere; other staff (and superusers) see everything."""
+    from tournaments import access
+
+    private = TournamentFactory(name="Besloten", slug="besloten", public=False)
+    keeper = volunteer("api-keeper")
+    assert not access.visible_tournaments(keeper).filter(pk=private.pk).exists()
+    assert not access.can_keep_score(keeper, private.pk)
+    private.scorekeepers.add(keeper)
+    assert access.can_keep_score(UserFactory._meta.model.objects.get(pk=keeper.pk), private.pk)
+    staff = UserFactory(username="plain-staff", is_staff=True)
+    assert access.is_unscoped(staff) and access.visible_tournaments(staff).filter(pk=private.pk).exists()
+    assert access.is_unscoped(UserFactory(username="root", is_staff=True, is_superuser=True))

@@ -13,12 +13,14 @@ import time
 import scoring
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
+from tournaments.access import VOLUNTEERS
 from tournaments.models import Club, Entry, Game, Hand, Match, Player, Team, Tournament
 from tournaments.services.hands import hand_enter
 from tournaments.services.rounds import round_pair
@@ -262,9 +264,13 @@ class Command(BaseCommand):
         for role, username in (("organizer", ORGANIZER_USERNAME), ("scorekeeper", SCOREKEEPER_USERNAME)):
             user = User.objects.filter(username=username).first()
             if user is None:
-                user = User(username=username, email=f"{username}@example.org")
+                # A volunteer: staff to sign in to the admin, scoped there (and everywhere) to their roles.
+                user = User(username=username, email=f"{username}@example.org", is_staff=True)
                 user.set_password(username)
                 user.save()
+                volunteers = Group.objects.filter(name=VOLUNTEERS).first()
+                if volunteers is not None:
+                    user.groups.add(volunteers)
                 self.changed = True
                 self.say(f"Created the {role} user {username!r} with password {username!r}.")
             else:
