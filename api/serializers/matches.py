@@ -24,6 +24,12 @@ class HandEnterSerializer(HandInputSerializer):
         min_value=1, max_value=1000, required=False,
         help_text="Optional: the hand number the client expects to enter; another next number is a 409.",
     )
+    game = serializers.IntegerField(
+        min_value=1, max_value=100, required=False,
+        help_text="Optional: the game number the client expects the hand to go to; another game is a 409. "
+                  "Without `number` or `game`, a hand that would open a game and repeats the hand that decided "
+                  "the previous one is refused as a retry (409 `duplicate_hand`).",
+    )
 
 
 class HandPatchSerializer(HandInputSerializer):

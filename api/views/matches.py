@@ -95,6 +95,7 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
         body.is_valid(raise_exception=True)
         data = plain(body.validated_data)
         number = data.pop("number", None)
+        game_number = data.pop("game", None)
         key = request.headers.get("Idempotency-Key")
         if key is not None:
             if not KEY_RE.match(key):
@@ -103,7 +104,8 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
                         "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
                         code="invalid")]})
             key = f"{request.user.pk}:{key}"
-        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=key, number=number)
+        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=key, number=number,
+                                    game_number=game_number)
         response = Response(hand_result(hand), status=status.HTTP_201_CREATED)
         if not created:
             response["Idempotent-Replayed"] = "true"

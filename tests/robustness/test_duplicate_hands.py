@@ -5,6 +5,7 @@ be stored again as hand 1 of the next game. It is refused (409 ``duplicate_hand`
 client names the hand (``number``) it means.
 """
 
+import os
 import threading
 
 import pytest
@@ -106,10 +107,13 @@ def test_within_a_game_a_repeat_is_refused_by_the_dealer_rule(setup):
     assert Hand.objects.filter(game__match=match).count() == 1
 
 
+# Skipped before any database is set up: a transactional test flushes the tables (the Volunteers group a
+# migration made included) even when it skips in its body, which would break the tests after it.
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
+                    reason="real concurrency needs PostgreSQL (row locks between connections): set DATABASE_URL")
 @pytest.mark.django_db(transaction=True)
 def test_twenty_concurrent_identical_deciding_hands_store_one(setup):
-    if connection.vendor != "postgresql":
-        pytest.skip("real concurrency needs PostgreSQL (row locks between connections): set DATABASE_URL")
+    assert connection.vendor == "postgresql"
     match, token = setup
     assert client(token).post(url(match), deciding("N"), format="json").status_code == 201
     n = 20
@@ -139,3 +143,15 @@ def test_twenty_concurrent_identical_deciding_hands_store_one(setup):
     assert Hand.objects.filter(game__match=match).count() == 2
     assert list(Hand.objects.filter(game__match=match).values_list("game__number", "number")
                 .order_by("game__number", "number")) == [(1, 1), (1, 2)]
+
+
+@pytest.mark.django_db
+def test_naming_the_game_opens_it_or_refuses_another(setup):
+    match, token = setup
+    c = client(token)
+    c.post(url(match), deciding("N"), format="json")
+    c.post(url(match), deciding("E"), format="json")
+    wrong = c.post(url(match), {**deciding("E"), "game": 1}, format="json")
+    assert wrong.status_code == 409 and wrong.json()["errors"][0]["code"] == "game_number"
+    named = c.post(url(match), {**deciding("E"), "game": 2, "number": 1}, format="json")
+    assert named.status_code == 201 and (named.json()["game"], named.json()["number"]) == (2, 1)
