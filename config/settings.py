@@ -355,6 +355,7 @@ if CSP_ENABLED:
             "img-src": [SELF, "data:"],
             "font-src": [SELF, "data:"],
             "connect-src": [SELF, "ws:", "wss:"],
+            "worker-src": [SELF, "blob:"],  # ReDoc's search runs in a worker made from a blob
             "frame-ancestors": [NONE],
             "object-src": [NONE],
             "base-uri": [SELF],
