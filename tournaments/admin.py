@@ -5,18 +5,24 @@ before anything is saved; saving goes through the same services as the API, so t
 never store a score the engine did not compute.
 """
 
+import dataclasses
+
 import scoring
 from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db import transaction
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.text import capfirst
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from tournaments import access
 from tournaments.admin_forms import (
@@ -24,6 +30,7 @@ from tournaments.admin_forms import (
     HandInlineFormSet,
     NextGameForm,
     TournamentAdminForm,
+    default_variant,
     form_hand_data,
     hand_form_for,
     refusal_text,
@@ -194,6 +201,43 @@ class TeamAdmin(ClubScopedAdmin):
         return _team_picker(request) or super().has_view_permission(request, obj)
 
 
+def _people_picker(request) -> bool:
+    """Tell whether this is an organizer's autocomplete of a tournament's organizers or scorekeepers."""
+    return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
+            and request.GET.get("model_name") == "tournament"
+            and request.GET.get("field_name") in ("organizers", "scorekeepers")
+            and request.user.is_active and request.user.is_staff
+            and (access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists()
+                 or access.managed_clubs(request.user).exists()))
+
+
+User = get_user_model()
+
+
+class VolunteerUserAdmin(BaseUserAdmin):
+    """Django's user admin, also answering an organizer's search for a tournament's people.
+
+    The search offers active users only, by username, name or e-mail; a volunteer never sees a user's page.
+    """
+
+    search_fields = ("username", "first_name", "last_name", "email")
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        return qs.filter(is_active=True) if _people_picker(request) else qs
+
+    def has_view_permission(self, request, obj=None):
+        return _people_picker(request) or super().has_view_permission(request, obj)
+
+    def has_module_permission(self, request):
+        return super().has_module_permission(request) and access.is_unscoped(request.user)
+
+
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+admin.site.register(User, VolunteerUserAdmin)
+
+
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
@@ -216,7 +260,9 @@ class RoundInline(admin.TabularInline):
         if not obj.pk:
             return "—"
         url = reverse("admin:tournaments_match_changelist") + f"?round__id__exact={obj.pk}"
-        return format_html('<a href="{}">{}</a>', url, gettext("%(count)s matches") % {"count": obj.matches.count()})
+        count = obj.matches.count()
+        return format_html('<a href="{}">{}</a>', url,
+                           ngettext("%(count)s match", "%(count)s matches", count) % {"count": count})
 
 
 @admin.register(Tournament)
@@ -226,7 +272,7 @@ class TournamentAdmin(ScopedAdmin):
     list_filter = ("variant", "format", "status", "public", ("club", RELATED_ONLY))
     search_fields = ("name", "slug", "club__name")
     prepopulated_fields = {"slug": ("name",)}
-    filter_horizontal = ("organizers", "scorekeepers")
+    autocomplete_fields = ("organizers", "scorekeepers")  # searched among the active users, not a list of all
     inlines = [EntryInline, RoundInline]
     date_hierarchy = "starts_on"
     fieldsets = (
@@ -245,11 +291,22 @@ class TournamentAdmin(ScopedAdmin):
         return admin.ModelAdmin.has_add_permission(self, request) and (
             self.has_role(request) or access.managed_clubs(request.user).exists())
 
+    class Media:
+        js = ("tournaments/admin_variant.js",)  # the add page: a new variant reloads its house options
+
+    def _form_variant(self, request, obj=None) -> str | None:
+        """Return the variant whose house options the page shows: the tournament's, or the one chosen."""
+        if obj is not None:
+            return obj.variant
+        slug = request.POST.get("variant") or request.GET.get("variant")
+        return slug if slug in scoring.VARIANTS else default_variant()
+
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
-        if obj is None or obj.variant not in scoring.VARIANTS:
+        variant = self._form_variant(request, obj)
+        if variant not in scoring.VARIANTS:
             return fieldsets
-        options = tuple(f"option_{name}" for name in scoring.get_variant(obj.variant).options)
+        options = ("options_variant", *(f"option_{name}" for name in scoring.get_variant(variant).options))
         (name, first), *rest = fieldsets
         fields = tuple(f for f in first["fields"] if f != "options")
         return ((name, {**first, "fields": fields}), (_("House options"), {"fields": options}), *rest)
@@ -257,7 +314,7 @@ class TournamentAdmin(ScopedAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         fields = kwargs.get("fields") or flatten_fieldsets(self.get_fieldsets(request, obj))
         # The house options are shown as fields of their own, made by the form from the "options" JSON.
-        fields = [f for f in fields if not f.startswith("option_")]
+        fields = [f for f in fields if not f.startswith("option_") and f != "options_variant"]
         kwargs["fields"] = fields if "options" in fields else [*fields, "options"]
         return super().get_form(request, obj, change, **kwargs)
 
@@ -372,8 +429,9 @@ def start_next_game(modeladmin, request, queryset):
     if "apply" in request.POST and form.is_valid():
         started = [game for match in matches if (game := _start_next_game(request, match, form))]
         if started:
-            modeladmin.message_user(request, gettext("Started the next game of %(count)s match(es).")
-                                    % {"count": len(started)}, messages.SUCCESS)
+            modeladmin.message_user(request, ngettext("Started the next game of %(count)s match.",
+                                                      "Started the next game of %(count)s matches.",
+                                                      len(started)) % {"count": len(started)}, messages.SUCCESS)
         if single and started:
             return HttpResponseRedirect(reverse("admin:tournaments_game_change", args=[started[0].pk]))
         return None
@@ -660,6 +718,57 @@ class GameAdmin(ScopedAdmin):
         return HttpResponseRedirect(url)
 
 
+#: A hand's columns in the volunteer's words; %(team)s is the team of that side.
+HAND_FIELD_WORDS = {
+    "number": _("hand number"), "dealer": _("dealer"), "trump": _("trump"), "turned_card": _("turned card"),
+    "blind": _("blind"), "doublings": _("doublings"),
+    "tricks_ns": _("tricks %(team)s"), "tricks_ew": _("tricks %(team)s"),
+    "points_ns": _("points %(team)s"), "points_ew": _("points %(team)s"),
+    "penalty_type": _("penalty"), "penalty_side": _("penalty by"), "thrown_in": _("thrown in"),
+    "sheet_score": _("score on the sheet"), "play": _("card play"), "multiplier": _("multiplier"),
+    "all_tricks": _("all the tricks"), "score_ns": _("score %(team)s"), "score_ew": _("score %(team)s"),
+    "bonus": _("turn-up bonus"), "total_ns": _("total %(team)s"), "total_ew": _("total %(team)s"),
+    "game_winner": _("game won by"), "labels": _("notes"), "idempotency_key": _("retry key"),
+    "entered_by": _("entered by"), "created_at": _("entered at"), "updated_at": _("changed at"),
+}
+#: The columns whose value is a side ("ns", "ew"): shown as its team's name.
+SIDE_VALUED = ("penalty_side", "game_winner")
+
+
+def hand_field_label(field: str, names: dict) -> str:
+    """Return a hand column in words, with its team's name for a side's column ("points Ajuinen")."""
+    words = HAND_FIELD_WORDS.get(field)
+    if words is None:
+        return field.replace("_", " ")
+    side = field[-2:] if field.endswith(("_ns", "_ew")) else None
+    return (str(words) % {"team": names.get(side, side.upper())}).strip() if side else str(words)
+
+
+class _HandHistoryHelper(HistoricalRecordContextHelper):
+    """A hand's history in words: its columns named, the sides by their teams' names."""
+
+    def __init__(self, model, historical_record, *, names: dict):
+        super().__init__(model, historical_record)
+        self.names = names
+
+    def format_delta_change(self, change):
+        formatted = super().format_delta_change(change)
+        old, new = formatted.old, formatted.new
+        if change.field in SIDE_VALUED:
+            old, new = (self.names.get(value, value) for value in (change.old, change.new))
+        elif change.field == "labels":
+            from web.labels import LABEL_WORDS
+
+            old, new = (", ".join(str(LABEL_WORDS.get(label, label.replace("_", " "))) for label in value or [])
+                        or "—" for value in (change.old, change.new))
+        elif change.field == "penalty_type":
+            from web.labels import PENALTY_LABELS
+
+            old, new = (str(PENALTY_LABELS.get(value, value)) for value in (change.old, change.new))
+        return dataclasses.replace(formatted, field=capfirst(hand_field_label(change.field, self.names)),
+                                   old=old, new=new)
+
+
 def _record_reason(hand: Hand, reason: str) -> None:
     """Keep the volunteer's reason for a correction on the history record the service just wrote."""
     record = hand.history.order_by("-history_date", "-history_id").first()
@@ -678,6 +787,7 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
     list_select_related = ("game__match__round", "game__match__ns", "game__match__ew")
     readonly_fields = [f.name for f in Hand._meta.fields]
     history_list_display = ("score_line", "totals_line")
+    object_history_list_template = "admin/tournaments/hand/object_history_list.html"
 
     @admin.display(description=_("score"))
     def score_line(self, obj):
@@ -690,9 +800,24 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
     def history_view(self, request, object_id, extra_context=None):
         from django.contrib.admin.utils import unquote
 
-        if not access.is_unscoped(request.user) and not self.get_queryset(request).filter(pk=unquote(object_id)).exists():
+        hand = self.get_queryset(request).select_related("game__match__ns", "game__match__ew").filter(
+            pk=unquote(object_id)).first()
+        if hand is None and not access.is_unscoped(request.user):
             raise Http404(gettext("No such object."))
+        names = side_names(hand.game.match) if hand is not None else {"ns": "NS", "ew": "EW"}
+        request._hand_side_names = names
+        columns = [(column, f"{self._history_column_title(column)} {names['ns']}–{names['ew']}")
+                   for column in self.get_history_list_display(request)]
+        extra_context = {**(extra_context or {}), "history_columns": columns}
         return super().history_view(request, object_id, extra_context)
+
+    def _history_column_title(self, column: str) -> str:
+        method = getattr(self, column, None)
+        return str(getattr(method, "short_description", None) or hand_field_label(column, {"ns": "", "ew": ""}))
+
+    def get_historical_record_context_helper(self, request, historical_record):
+        names = getattr(request, "_hand_side_names", None) or {"ns": "NS", "ew": "EW"}
+        return _HandHistoryHelper(self.model, historical_record, names=names)
 
     def has_add_permission(self, request):
         return False  # hands are entered on their game, where the whole game is checked

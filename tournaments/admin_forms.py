@@ -322,11 +322,23 @@ class NextGameForm(forms.Form):
             del self.fields["albur"]
 
 
+def default_variant() -> str:
+    """Return the variant a new tournament's form starts with: the first of the engine's, as the select shows."""
+    return sorted(scoring.VARIANTS)[0]
+
+
 class TournamentAdminForm(forms.ModelForm):
-    """A tournament whose variant is picked from the rules engine's and whose house options are a form."""
+    """A tournament whose variant is picked from the rules engine's and whose house options are a form.
+
+    On the add page the house options are those of the variant chosen (``?variant=`` or the one posted);
+    a small script reloads the page with the new variant when it changes, and without it a save with a
+    changed variant shows the new variant's options to check rather than saving the other one's.
+    """
 
     variant = forms.ChoiceField(label=_("variant"),
-                                choices=[(slug, v.name) for slug, v in sorted(scoring.VARIANTS.items())])
+                                choices=[(slug, v.name) for slug, v in sorted(scoring.VARIANTS.items())],
+                                help_text=_("The house options below are the variant's: changing it reloads them."))
+    options_variant = forms.CharField(widget=forms.HiddenInput, required=False)
 
     class Meta:
         model = Tournament
@@ -336,12 +348,37 @@ class TournamentAdminForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         variant_slug = self.data.get(self.add_prefix("variant")) if self.is_bound else None
         variant_slug = variant_slug or self.initial.get("variant") or self.instance.variant
+        if not self.instance.pk and variant_slug not in scoring.VARIANTS:
+            variant_slug = default_variant()
         self.variant = scoring.VARIANTS.get(variant_slug) if variant_slug else None
-        if self.variant is not None and self.instance.pk and "options" in self.fields:
+        self.variant_switched = False
+        if self.variant is not None and "options" in self.fields:
             self._option_fields()
+            self.fields["options_variant"].initial = variant_slug
+            if self.is_bound and not self.instance.pk:
+                shown = self.data.get(self.add_prefix("options_variant"))
+                self.variant_switched = bool(shown) and shown != variant_slug
+                if self.variant_switched:
+                    self._show_defaults(variant_slug)
+        else:
+            del self.fields["options_variant"]
+
+    def _show_defaults(self, variant_slug: str) -> None:
+        """The variant changed since the page was drawn: offer its options with their defaults, to check."""
+        self.data = self.data.copy()
+        self.data[self.add_prefix("options_variant")] = variant_slug
+        for name, spec in self.variant.options.items():
+            key = self.add_prefix(f"option_{name}")
+            if spec.kind == "bool":
+                if spec.default:
+                    self.data[key] = "on"
+                else:
+                    self.data.pop(key, None)
+            else:
+                self.data[key] = "" if spec.default is None else str(spec.default)
 
     def _option_fields(self):
-        """Replace the raw JSON by one field a house option of the variant (only for a saved tournament)."""
+        """Replace the raw JSON by one field a house option of the variant."""
         from web.labels import OPTION_HELP, OPTION_LABELS
 
         del self.fields["options"]
@@ -369,6 +406,11 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if self.variant_switched:
+            self.add_error("variant", ValidationError(
+                _("The house options are now those of %(variant)s: check them and save again."),
+                code="variant_switched", params={"variant": self.variant.name}))
+            return cleaned
         if self.option_field_names:
             options = dict(self.instance.options or {})
             for name in self.option_field_names:

@@ -163,7 +163,8 @@ def test_a_tournament_created_in_the_admin_makes_its_creator_an_organizer(client
     client.force_login(user)
     response = client.post(url(Tournament, "add"), {
         "name": "New Cup", "slug": "new-cup", "variant": "belgian-manille", "format": "swiss", "rounds": 3,
-        "best_of": 3, "options": "{}", "public": "on", "status": "draft", "tiebreaks": '["match_points"]',
+        "best_of": 3, "options_variant": "belgian-manille", "option_target": 101, "option_tie_doubling": "next",
+        "option_blind_allowed": "on", "public": "on", "status": "draft", "tiebreaks": '["match_points"]',
         "points_win": 2, "points_draw": 1, "points_bye": 2, "separate_clubs_rounds": 0,
         "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0, "round_set-TOTAL_FORMS": 0,
         "round_set-INITIAL_FORMS": 0})

@@ -1,0 +1,140 @@
+"""The data-entry desk's remainders: the history in words, house options on the add page, rotating dealers,
+people picked by search, plural messages."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories import ClubFactory, MatchFactory, TournamentFactory, UserFactory
+from tests.tournaments.test_admin import hand_formset, rendered_post_data, summary, url
+from tests.tournaments.test_admin_volunteers import volunteer
+from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.services.hands import hand_enter
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
+]
+
+
+def make_match(variant="belgian-manille", **options):
+    tournament = TournamentFactory(variant=variant, best_of=3, options=options)
+    return MatchFactory(round__tournament=tournament, ns__name="Ajuinen", ew__name="Boeren")
+
+
+# -- 1. the hand history in words ---------------------------------------------------------------
+
+
+def test_the_hand_history_names_its_columns_in_words_with_the_teams(admin_client):
+    match = make_match()
+    hand_enter(match=match, data=summary("N", 37))
+    game = match.games.get()
+    page = admin_client.get(url(Game, "change", game.pk))
+    formset = hand_formset(page)
+    data = rendered_post_data(page)
+    data[formset.forms[0].add_prefix("points_ns")] = "38"
+    data[formset.forms[0].add_prefix("points_ew")] = "22"
+    data[formset.forms[0].add_prefix("penalty_type")] = "signalling"
+    data[formset.forms[0].add_prefix("penalty_side")] = "ew"
+    response = admin_client.post(url(Game, "change", game.pk), data)
+    assert response.status_code == 302
+    hand = Hand.objects.get(game=game, number=1)
+    history = admin_client.get(url(Hand, "history", hand.pk)).content.decode()
+    for raw in ("points_ns", "points_ew", "total_ns", "score_line", "totals_line", "Points ns"):
+        assert raw not in history, raw
+    assert "Points Ajuinen" in history and "Points Boeren" in history
+    assert "Score Ajuinen–Boeren" in history and "Totals Ajuinen–Boeren" in history
+    flat = " ".join(history.split())
+    assert "<strong>Penalty by:</strong> &nbsp;&rarr;&nbsp;&nbsp;Boeren </li>" in flat
+    assert "<strong>Total Ajuinen:</strong> 7" in flat
+
+
+# -- 2. house options on the add page ------------------------------------------------------------
+
+
+def add_post(variant: str, **fields) -> dict:
+    return {"name": "New Cup", "slug": "new-cup", "variant": variant, "format": "swiss", "rounds": 3,
+            "best_of": 3, "public": "on", "status": "draft", "tiebreaks": '["match_points"]', "points_win": 2,
+            "points_draw": 1, "points_bye": 2, "separate_clubs_rounds": 0, "entries-TOTAL_FORMS": 0,
+            "entries-INITIAL_FORMS": 0, "round_set-TOTAL_FORMS": 0, "round_set-INITIAL_FORMS": 0, **fields}
+
+
+def test_the_add_page_offers_the_chosen_variants_house_options_as_fields(admin_client):
+    form = admin_client.get(url(Tournament, "add")).context["adminform"].form
+    assert "options" not in form.fields and "option_tie_doubling" in form.fields  # the first variant's
+    page = admin_client.get(url(Tournament, "add") + "?variant=mexican-malilla&name=Copa")
+    form = page.context["adminform"].form
+    assert {"option_target", "option_malilla_rule", "option_clockwise", "option_albur"} <= set(form.fields)
+    assert "option_tie_doubling" not in form.fields and form["name"].value() == "Copa"
+    content = page.content.decode()
+    assert "tournaments/admin_variant.js" in content and 'name="options_variant"' in content
+
+    response = admin_client.post(url(Tournament, "add"), add_post(
+        "mexican-malilla", options_variant="mexican-malilla", option_target=35, option_albur="on",
+        option_malilla_rule="on"))
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert Tournament.objects.get(slug="new-cup").options == {"albur": True}
+
+
+def test_the_add_page_refuses_options_of_another_variant_and_shows_the_new_ones(admin_client):
+    # Belgian options shown, then the variant changed without the reload: nothing saved, Mexican options offered.
+    response = admin_client.post(url(Tournament, "add"), add_post(
+        "mexican-malilla", options_variant="belgian-manille", option_target=151, option_tie_doubling="stack"))
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    form = response.context["adminform"].form
+    assert "variant" in form.errors and "option_albur" in form.fields
+    assert form["option_target"].value() == "35" and form["options_variant"].value() == "mexican-malilla"
+
+
+def test_the_engine_still_validates_house_options_on_the_add_page(admin_client):
+    response = admin_client.post(url(Tournament, "add"), add_post(
+        "belgian-manille", options_variant="belgian-manille", option_target=0, option_tie_doubling="next"))
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    assert response.context["adminform"].form.errors
+
+
+# -- 5. people picked by search --------------------------------------------------------------------
+
+
+def test_organizers_and_scorekeepers_are_picked_by_a_search_of_active_users(client):
+    tournament = TournamentFactory(name="Alpha Cup")
+    organizer = volunteer("orga")
+    tournament.organizers.add(organizer)
+    UserFactory(username="jan-active")
+    UserFactory(username="jan-gone", is_active=False)
+    client.force_login(organizer)
+    page = client.get(url(Tournament, "change", tournament.pk))
+    form = page.context["adminform"].form
+    assert form.fields["scorekeepers"].widget.widget.__class__.__name__ == "AutocompleteSelectMultiple"
+    assert "filter_horizontal" not in page.content.decode() and "SelectFilter" not in page.content.decode()
+    answer = client.get(reverse("admin:autocomplete"), {"term": "jan", "app_label": "tournaments",
+                                                        "model_name": "tournament", "field_name": "scorekeepers"})
+    assert answer.status_code == 200
+    assert [r["text"] for r in answer.json()["results"]] == ["jan-active"]
+    # ... but a volunteer never browses the users themselves.
+    user_model = get_user_model()
+    assert client.get(url(user_model, "changelist")).status_code == 403
+    keeper = volunteer("keeper-only")
+    client.force_login(keeper)
+    assert client.get(reverse("admin:autocomplete"), {"term": "jan", "app_label": "tournaments",
+                                                      "model_name": "tournament",
+                                                      "field_name": "scorekeepers"}).status_code == 403
+
+
+# -- 6. plurals -----------------------------------------------------------------------------------
+
+
+def test_admin_messages_use_plural_forms(admin_client):
+    match = make_match()
+    response = admin_client.post(url(Match, "changelist"), {
+        "action": "start_next_game", "_selected_action": [match.pk], "first_dealer": "N", "apply": "1"})
+    messages = [str(m) for m in response.wsgi_request._messages]
+    assert "Started the next game of 1 match." in messages
+    other = make_match()
+    response = admin_client.post(url(Match, "changelist"), {
+        "action": "start_next_game", "_selected_action": [other.pk, MatchFactory(
+            round=other.round, ns__name="X", ew__name="Y").pk], "first_dealer": "N", "apply": "1"})
+    assert "Started the next game of 2 matches." in [str(m) for m in response.wsgi_request._messages]
+    source = open("tournaments/admin.py", encoding="utf-8").read()
+    assert "(es)" not in source and "(s)" not in source
