@@ -32,5 +32,5 @@ urlpatterns = [
     path("tasks/<uuid:task_id>/", TaskView.as_view(), name="task-detail"),
     *router.urls,
     # Anything else under /api/v1/ is a 404 in the API's error shape, not Django's HTML page.
-    re_path(r"^.*$", NotFoundView.as_view(), name="not-found"),
+    re_path(r"^[\s\S]*$", NotFoundView.as_view(), name="not-found"),
 ]
