@@ -35,6 +35,7 @@ from tournaments.admin_forms import (
     hand_form_for,
     refusal_text,
     side_names,
+    team_header,
 )
 from tournaments.models import (
     Club,
@@ -611,7 +612,8 @@ def _team_headers(inline: HandInline, match: Match) -> None:
         def column(obj, method=method):
             return method(inline, obj)
 
-        column.short_description = f"{title} {names['ns']}–{names['ew']}"
+        column.short_description = format_html("{} {}–{}", title, team_header("%(team)s", names["ns"]),
+                                               team_header("%(team)s", names["ew"]))
         setattr(inline, name, column)
 
 
@@ -631,6 +633,9 @@ class GameAdmin(ScopedAdmin):
     )
     inlines = [HandInline]
     change_form_template = "admin/tournaments/game/change_form.html"
+
+    class Media:
+        js = ("tournaments/admin_hands.js",)  # "Add another" hand rows: the next dealer in the variant's direction
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
@@ -667,7 +672,10 @@ class GameAdmin(ScopedAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)
+        tournament = game.match.round.tournament
+        next_seat = tournament.variant_obj.rules(tournament.options or {}).next_seat
         extra_context = {**(extra_context or {}), "can_start_next_game": _can_start_next_game(game.match),
+                         "next_seat": " ".join(f"{seat}:{next_seat[seat]}" for seat in ("N", "E", "S", "W")),
                          "match_url": reverse("admin:tournaments_match_change", args=[game.match_id]),
                          "start_next_game_url": reverse("admin:tournaments_match_start_next_game",
                                                         args=[game.match_id])}

@@ -9,6 +9,8 @@ import re
 import scoring
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -27,6 +29,23 @@ BLANK = [("", "—")]
 def side_names(match) -> dict:
     """Return each side's team name (``ns``, ``ew``) for a match."""
     return {"ns": match.ns.name if match.ns_id else "NS", "ew": match.ew.name if match.ew_id else "EW"}
+
+
+def short_team(name: str, *, word: int = 8, length: int = 20) -> str:
+    """Return a team name short enough for a narrow column header: long words cut with a dot, then the name."""
+    words = [w if len(w) <= word else w[:word - 1] + "." for w in name.split()]
+    short = " ".join(words)
+    if len(short) > length:
+        short = short[:length - 1].rsplit(" ", 1)[0].rstrip(".") + "…"
+    return short
+
+
+def team_header(template, name: str):
+    """Return ``template`` ("points %(team)s") with the team's name; abbreviated with its full name as a title."""
+    short = short_team(name)
+    if short == name:
+        return str(template) % {"team": name}
+    return mark_safe(conditional_escape(str(template)) % {"team": format_html('<abbr title="{}">{}</abbr>', name, short)})
 
 
 def seat_choices(match) -> list[tuple[str, str]]:
@@ -195,7 +214,7 @@ class HandInlineForm(forms.ModelForm):
                   "points_ns": _("points %(team)s"), "points_ew": _("points %(team)s")}
         for name, label in labels.items():
             if name in self.fields:
-                self.fields[name].label = str(label) % {"team": self.side_names[name[-2:]]}
+                self.fields[name].label = team_header(label, self.side_names[name[-2:]])
 
 
 def hand_form_for(game) -> type[HandInlineForm]:

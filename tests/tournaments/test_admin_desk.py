@@ -10,6 +10,7 @@ from tests.factories import ClubFactory, MatchFactory, TournamentFactory, UserFa
 from tests.tournaments.test_admin import hand_formset, rendered_post_data, summary, url
 from tests.tournaments.test_admin_volunteers import volunteer
 from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.services.games import game_start
 from tournaments.services.hands import hand_enter
 
 pytestmark = [
@@ -138,3 +139,35 @@ def test_admin_messages_use_plural_forms(admin_client):
     assert "Started the next game of 2 matches." in [str(m) for m in response.wsgi_request._messages]
     source = open("tournaments/admin.py", encoding="utf-8").read()
     assert "(es)" not in source and "(s)" not in source
+
+
+# -- 3. "Add another" rows: the dealer in the variant's direction ---------------------------------
+
+
+@pytest.mark.parametrize(("variant", "expected"), [("belgian-manille", "N:E E:S S:W W:N"),
+                                                   ("spanish-manilla", "N:W E:N S:E W:S")])
+def test_the_game_page_gives_its_script_the_variants_direction_of_dealing(admin_client, variant, expected):
+    match = make_match(variant)
+    game = game_start(match=match, first_dealer="N")
+    page = admin_client.get(url(Game, "change", game.pk))
+    content = page.content.decode()
+    assert f'data-next-seat="{expected}"' in content
+    assert "tournaments/admin_hands.js" in content
+    assert "<script>" not in content  # the Content-Security-Policy allows no inline script
+
+
+# -- 4. long team names in the hand table's headers ---------------------------------------------
+
+
+def test_long_team_names_are_abbreviated_in_the_hand_tables_headers_with_the_full_name_as_title(admin_client):
+    tournament = TournamentFactory(variant="belgian-manille", best_of=3)
+    match = MatchFactory(round__tournament=tournament, ns__name="Koninklijke Kaartersbond Zottegem",
+                         ew__name="Boeren")
+    hand_enter(match=match, data=summary("N", 37))
+    page = admin_client.get(url(Game, "change", match.games.get().pk))
+    content = page.content.decode()
+    assert 'tricks <abbr title="Koninklijke Kaartersbond Zottegem">Koninkl. Kaarter…</abbr>' in content.replace(
+        "Tricks", "tricks")
+    assert "overflow-wrap: anywhere" not in content
+    form = hand_formset(page).forms[0]
+    assert form.fields["points_ew"].label == "points Boeren"  # a short name stays as it is

@@ -110,3 +110,60 @@ def test_a_scorekeeper_enters_a_game_from_paper_and_starts_the_next(browser, des
     assert page.url.endswith(f"/game/{second.pk}/change/")
     assert page.input_value("#id_hands-0-dealer") == "E"
     shoot(page, tmp_path, "5-next-game")
+
+
+def login(page, server, username="volunteer", password="volunteer-pw") -> None:
+    page.goto(f"{server.url}/admin/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#content")
+
+
+def test_added_rows_rotate_the_dealer_and_long_team_names_fit(browser, desk, tmp_path):  # noqa: F811
+    from tests.factories import TeamFactory
+    from tournaments.services.games import game_start
+
+    server, match = desk
+    match.ns = TeamFactory(name="Koninklijke Kaartersvereniging Sint-Amandsberg")
+    match.ew = TeamFactory(name="Boerenkrijgveteranen")
+    match.save()
+    game = game_start(match=match, first_dealer="W")
+    page = browser.new_page(viewport={"width": WIDTH, "height": 768})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    login(page, server)
+    page.goto(f"{server.url}/admin/tournaments/game/{game.pk}/change/")
+    assert page.input_value("#id_hands-0-dealer") == "W"
+    add = page.locator("#hands-group .add-row a")
+    add.click()
+    add.click()
+    assert page.input_value("#id_hands-1-dealer") == "N"  # Belgian: N, E, S, W in turn
+    assert page.input_value("#id_hands-2-dealer") == "E"
+    assert page.locator("#hands-group th abbr[title='Koninklijke Kaartersvereniging Sint-Amandsberg']").count() >= 2
+    assert_fits(page)
+    shoot(page, tmp_path, "6-added-rows")
+    assert not errors, errors
+
+
+def test_the_add_page_reloads_the_house_options_of_the_chosen_variant(browser, desk, tmp_path):  # noqa: F811
+    from tests.factories import ClubFactory
+    from tournaments.models import Tournament
+
+    server, match = desk
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_superuser("root", password="root-pw")
+    ClubFactory(name="KBC Gent")
+    page = browser.new_page(viewport={"width": WIDTH, "height": 768})
+    login(page, server, "root", "root-pw")
+    page.goto(f"{server.url}/admin/tournaments/tournament/add/")
+    assert page.locator("#id_option_tie_doubling").count() == 1
+    page.fill("#id_name", "Copa de Mayo")
+    with page.expect_navigation():
+        page.select_option("#id_variant", "mexican-malilla")
+    assert "variant=mexican-malilla" in page.url
+    assert page.input_value("#id_name") == "Copa de Mayo"
+    assert page.locator("#id_option_albur").count() == 1 and page.locator("#id_option_tie_doubling").count() == 0
+    shoot(page, tmp_path, "7-add-tournament")
+    assert not Tournament.objects.filter(name="Copa de Mayo").exists()
