@@ -6,7 +6,6 @@ codes stay in the API.
 
 import re
 
-import scoring
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import conditional_escape, format_html
@@ -14,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+import scoring
 from tournaments.models import Hand, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
 from web.labels import PENALTY_LABELS, card_name, suit_name
@@ -96,21 +96,6 @@ def form_hand_data(cleaned: dict) -> dict:
     if cleaned.get("penalty_type"):
         data["penalty"] = {"type": cleaned["penalty_type"], "side": cleaned.get("penalty_side") or ""}
     return data
-
-
-def violation_form_field(field: str | None) -> str | None:
-    """Map an engine field ("points", "tricks.ns", "penalty.side") to the inline's form field."""
-    if not field:
-        return None
-    head, _, tail = field.partition(".")
-    if head in ("tricks", "points"):
-        return f"{head}_{tail}" if tail in ("ns", "ew") else f"{head}_ns"
-    if head == "penalty":
-        return "penalty_side" if tail == "side" else "penalty_type"
-    if head in ENTRY_FIELDS:
-        return head
-    return None
-
 
 
 def violation_form_field(field: str | None) -> str | None:
@@ -343,7 +328,7 @@ class NextGameForm(forms.Form):
 
 def default_variant() -> str:
     """Return the variant a new tournament's form starts with: the first of the engine's, as the select shows."""
-    return sorted(scoring.VARIANTS)[0]
+    return min(scoring.VARIANTS)
 
 
 class TournamentAdminForm(forms.ModelForm):

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import ClubFactory, MatchFactory, TournamentFactory, UserFactory
+from tests.factories import MatchFactory, TournamentFactory, UserFactory
 from tests.tournaments.test_admin import hand_formset, rendered_post_data, summary, url
 from tests.tournaments.test_admin_volunteers import volunteer
 from tournaments.models import Game, Hand, Match, Tournament
@@ -137,7 +137,9 @@ def test_admin_messages_use_plural_forms(admin_client):
         "action": "start_next_game", "_selected_action": [other.pk, MatchFactory(
             round=other.round, ns__name="X", ew__name="Y").pk], "first_dealer": "N", "apply": "1"})
     assert "Started the next game of 2 matches." in [str(m) for m in response.wsgi_request._messages]
-    source = open("tournaments/admin.py", encoding="utf-8").read()
+    from pathlib import Path
+
+    source = Path("tournaments/admin.py").read_text(encoding="utf-8")
     assert "(es)" not in source and "(s)" not in source
 
 
@@ -171,3 +173,27 @@ def test_long_team_names_are_abbreviated_in_the_hand_tables_headers_with_the_ful
     assert "overflow-wrap: anywhere" not in content
     form = hand_formset(page).forms[0]
     assert form.fields["points_ew"].label == "points Boeren"  # a short name stays as it is
+
+
+# -- 7. the admin in the volunteers' languages ------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["nl", "fr", "es", "ca"])
+def test_every_admin_string_is_translated(lang):
+    import polib
+
+    po = polib.pofile(f"locale/{lang}/LC_MESSAGES/django.po")
+    missing = [e.msgid for e in po if not e.obsolete and (not e.translated() or "fuzzy" in e.flags)
+               and any(path.startswith(("tournaments/admin", "tournaments/templates/admin"))
+                       for path, _line in e.occurrences)]
+    assert not missing, missing
+
+
+def test_the_admin_speaks_flemish_with_plurals(admin_client):
+    match = make_match()
+    hand_enter(match=match, data=summary("N", 37))
+    with translation.override("nl"):
+        content = admin_client.get(url(Game, "change", match.games.get().pk), HTTP_ACCEPT_LANGUAGE="nl").content
+        assert "Reden van een correctie" in content.decode()
+        assert translation.ngettext("%(count)s match", "%(count)s matches", 2) % {"count": 2} == "2 wedstrijden"
+        assert translation.gettext("dealer") == "gever"

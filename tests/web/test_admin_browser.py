@@ -150,7 +150,7 @@ def test_the_add_page_reloads_the_house_options_of_the_chosen_variant(browser, d
     from tests.factories import ClubFactory
     from tournaments.models import Tournament
 
-    server, match = desk
+    server, _match = desk
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.create_superuser("root", password="root-pw")
