@@ -701,7 +701,8 @@ class GameAdmin(ScopedAdmin):
                 new = [f for f in formset.forms if not f.instance.pk and f.has_changed()
                        and f not in formset.deleted_forms]
                 for hand_form in new:
-                    hand_enter(match=game.match, data=form_hand_data(hand_form.cleaned_data), user=request.user)
+                    hand_enter(match=game.match, data=form_hand_data(hand_form.cleaned_data), user=request.user,
+                               game_number=game.number)
         except (scoring.RuleViolation, ServiceError) as exc:
             # The formset's clean() folded the same game, so this is a race with another writer.
             request._hands_refused = True
