@@ -9,22 +9,17 @@ from tournaments.models import Game, Hand, Match
 from tournaments.services.hand_data import hand_input_dict
 
 
-def match_for_scoreboard(*, match_id: int, players: bool = False) -> Match:
-    """Return a match with everything its scoreboard shows, in three queries whatever the number of hands.
-
-    ``players``: also join the teams' clubs and players (the site's scoreboard names them).
-    """
+def match_for_scoreboard(*, match_id: int) -> Match:
+    """Return a match with everything its scoreboard shows (teams, clubs, players, every hand), in three queries."""
     hands = Prefetch("hands", queryset=Hand.objects.order_by("number"))
     games = Prefetch("games", queryset=Game.objects.order_by("number").prefetch_related(hands))
-    joins = ["round__tournament", "ns", "ew"]
-    if players:
-        joins += ["round__tournament__club", "ns__club", "ew__club", "ns__player_1", "ns__player_2",
-                  "ew__player_1", "ew__player_2"]
-    return Match.objects.select_related(*joins).prefetch_related(games).get(pk=match_id)
+    return (Match.objects.select_related("round__tournament__club", "ns__club", "ew__club", "ns__player_1",
+                                         "ns__player_2", "ew__player_1", "ew__player_2")
+            .prefetch_related(games).get(pk=match_id))
 
 
 def _team(team) -> dict | None:
-    """A side of the scoreboard: the team, its club and its two players (joined by ``players=True``)."""
+    """A side of the scoreboard: the team, its club and its two players."""
     if team is None:
         return None
     return {"id": team.pk, "name": team.name, "club": {"id": team.club.pk, "name": team.club.name},
@@ -88,7 +83,7 @@ def hand_result(hand: Hand) -> dict:
 
 def match_scoreboard(*, match_id: int) -> dict:
     """Return the match scoreboard: teams, games won, every hand with running totals, the next deal."""
-    return scoreboard_of(match_for_scoreboard(match_id=match_id, players=True))
+    return scoreboard_of(match_for_scoreboard(match_id=match_id))
 
 
 def scoreboard_of(match: Match) -> dict:

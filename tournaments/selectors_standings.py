@@ -8,7 +8,8 @@ from tournaments.models import Club, Standing, StandingsSnapshot, TaskRecord, To
 def standings_for(tournament: Tournament) -> dict:
     """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries.
 
-    Each row also names its team (``team_detail``: id, name, club); each club row its club (``club_name``).
+    Each row also names its team (``team_detail``: id, name, club); each club row its club (``club_name``,
+    ``club_city``).
     """
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     metrics = snapshot.metrics if snapshot else []
@@ -22,8 +23,10 @@ def standings_for(tournament: Tournament) -> dict:
     ]
     clubs = list(snapshot.clubs) if snapshot else []
     if clubs:
-        names = dict(Club.objects.filter(pk__in=[c.get("club") for c in clubs]).values_list("pk", "name"))
-        clubs = [{**c, "club_name": names.get(c.get("club"))} for c in clubs]
+        found = {pk: (name, city) for pk, name, city in
+                 Club.objects.filter(pk__in=[c.get("club") for c in clubs]).values_list("pk", "name", "city")}
+        clubs = [{**c, "club_name": found.get(c.get("club"), (None, ""))[0],
+                  "club_city": found.get(c.get("club"), (None, ""))[1]} for c in clubs]
     return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": clubs}
 
 

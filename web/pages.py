@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from tournaments.access import visible_tournaments
-from tournaments.models import Club, Entry, Game, Match, Round, Team, Tournament
+from tournaments.models import Entry, Game, Match, Round, Team, Tournament
 from tournaments.selectors import match_for_scoreboard, scoreboard_of
 from tournaments.selectors_standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
@@ -63,26 +63,16 @@ def metric_columns(names: list[str]) -> list[dict]:
              "help": labels.METRIC_LABELS[n][2]} for n in names if n in labels.METRIC_LABELS]
 
 
-def _teams(ids) -> dict[int, Team]:
-    return {t.pk: t for t in Team.objects.filter(pk__in=list(ids)).select_related("club")}
-
-
 def standings(tournament: Tournament) -> dict:
     """Return the standings with each team's name and club, the metrics in words, the club standings."""
     data = standings_for(tournament)
     metrics = [m for m in (data["rows"][0]["tiebreaks"] if data["rows"] else {})
                if m not in ("match_points", "games_won")]
-    teams = _teams(r["team"] for r in data["rows"])
     ranks = [r["rank"] for r in data["rows"]]
-    rows = []
-    for r in data["rows"]:
-        team = teams.get(r["team"])
-        rows.append({**r, "team_obj": team, "shared": ranks.count(r["rank"]) > 1,
-                     "tiebreak_values": [r["tiebreaks"].get(m) for m in metrics]})
-    clubs = {c.pk: c for c in Club.objects.filter(pk__in=[c["club"] for c in data["clubs"]])} if data["clubs"] else {}
+    rows = [{**r, "shared": ranks.count(r["rank"]) > 1, "tiebreak_values": [r["tiebreaks"].get(m) for m in metrics]}
+            for r in data["rows"]]
     club_ranks = [c["rank"] for c in data["clubs"]]
-    club_rows = [{**c, "club_obj": clubs.get(c["club"]), "shared": club_ranks.count(c["rank"]) > 1}
-                 for c in data["clubs"]]
+    club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
     return {"computed_at": data["computed_at"], "rows": rows, "metrics": metric_columns(metrics),
             "clubs": club_rows}
 
@@ -129,7 +119,7 @@ def _seat_team(seat: str, ns: Team, ew: Team | None) -> str:
 def match_board(tournament: Tournament, match_id: int) -> dict:
     """Return the live scoreboard of a match of ``tournament``: teams and players, games, hands, the next deal."""
     try:
-        match = match_for_scoreboard(match_id=match_id, players=True)
+        match = match_for_scoreboard(match_id=match_id)
     except Match.DoesNotExist:
         raise Http404 from None
     if match.round.tournament_id != tournament.pk:
