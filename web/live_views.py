@@ -4,12 +4,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from web.regions import REGION_KINDS, etag_of, render_region
-
-
-def _matches(if_none_match: str, etag: str) -> bool:
-    tags = [tag.strip() for tag in if_none_match.split(",")]
-    return "*" in tags or etag in tags or f"W/{etag}" in tags
+from web.regions import REGION_KINDS, etag_matches, etag_of, render_region
 
 
 @require_GET
@@ -20,7 +15,7 @@ def region(request, kind: str, pk: int):
     lang = request.LANGUAGE_CODE
     html = render_region(kind, pk, lang, request.user)
     etag = etag_of(html, lang)
-    if _matches(request.headers.get("If-None-Match", ""), etag):
+    if etag_matches(request, etag):
         response = HttpResponseNotModified()
     else:
         response = HttpResponse(html, content_type="text/html; charset=utf-8")

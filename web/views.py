@@ -5,7 +5,6 @@ from django.db.models import Case, IntegerField, Value, When
 from django.http import HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import parse_etags
 
 from . import pages, regions
 
@@ -22,7 +21,7 @@ def _live_page(request, template, ctx):
     header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
     etag = regions.etag_of(f"{region['etag']}|{request.path}|{request.GET.urlencode()}|{user}|{header!r}",
                            request.LANGUAGE_CODE)
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if regions.etag_matches(request, etag):
         response = HttpResponseNotModified()
     else:
         response = render(request, template, ctx)
