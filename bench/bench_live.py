@@ -32,13 +32,12 @@ import json
 import multiprocessing
 import os
 import resource
-import signal
-import socket
-import statistics
 import subprocess
 import sys
 import time
 from urllib.parse import urlsplit, urlunsplit
+
+from _servers import free_port, paired_tournament, recreate_database, start_server, stop_server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLIENT_PROCESSES = 4
@@ -189,52 +188,14 @@ def bench_urls(redis_db: int) -> tuple[str, str, str]:
     return db_url, bench_db, bench_redis
 
 
-def recreate_database(admin_url: str, name: str, drop_only: bool = False) -> None:
-    import psycopg
-
-    parts = urlsplit(admin_url)
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if not drop_only:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def load_data():
     """A public Belgian tournament of 8 teams, round 1 paired; a superuser's API token."""
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tournaments.models import Club, Entry, Player, Team, Tournament
-    from tournaments.services.rounds import round_pair
-
-    call_command("migrate", verbosity=0)
+    _, matches = paired_tournament(name="Live bench", slug="live-bench", club="Bench club", teams=8)
     user = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench")
-    token = Token.objects.create(user=user).key
-    club = Club.objects.create(name="Bench club", city="Gent")
-    tournament = Tournament.objects.create(name="Live bench", slug="live-bench", variant="belgian-manille",
-                                           best_of=3, rounds=5, public=True, club=club)
-    for i in range(8):
-        p1 = Player.objects.create(club=club, name=f"Speler {2 * i + 1}")
-        p2 = Player.objects.create(club=club, name=f"Speler {2 * i + 2}")
-        team = Team.objects.create(name=f"Ploeg {i + 1}", club=club, player_1=p1, player_2=p2)
-        Entry.objects.create(tournament=tournament, team=team, seed=i + 1)
-    rnd = round_pair(tournament=tournament)
-    matches = list(rnd.matches.filter(ew__isnull=False).order_by("table").values_list("pk", flat=True))
-    return token, matches
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(env: dict, port: int, workers: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.uvicorn_worker.Worker",
-           "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--graceful-timeout", "5",
-           "--backlog", "2048"]
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+    return Token.objects.create(user=user).key, matches
 
 
 def wait_up(base: str, server: subprocess.Popen, timeout: float = 60) -> None:
@@ -251,16 +212,6 @@ def wait_up(base: str, server: subprocess.Popen, timeout: float = 60) -> None:
             pass
         time.sleep(0.2)
     raise RuntimeError("the server did not answer /healthz/ in time")
-
-
-def stop_server(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)  # our own session: gunicorn and its workers
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(5)
 
 
 # -- the runs -------------------------------------------------------------------------------------------------------
@@ -319,7 +270,8 @@ def main():
     redis.Redis.from_url(bench_redis).flushdb()
 
     env = {**os.environ, "DATABASE_URL": bench_db, "REDIS_URL": bench_redis, "DEBUG": "0",
-           "SECRET_KEY": "bench-live-only", "ALLOWED_HOSTS": "127.0.0.1,localhost", "LIVE_PUSH": "1",
+           "SECRET_KEY": "bench-live-only", "SECURE_HTTPS": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost",
+           "LIVE_PUSH": "1",
            "THROTTLE_WRITES": "1000000/min", "LOG_LEVEL": "WARNING", "CELERY_TASK_ALWAYS_EAGER": "0",
            "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONWARNINGS": "ignore:No directory at"}
     os.environ.update(env)
@@ -335,7 +287,7 @@ def main():
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(env, port, args.workers)
+    server = start_server(env, port, args.workers, "--backlog", "2048")
     viewers = None
     try:
         wait_up(base, server)

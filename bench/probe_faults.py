@@ -30,7 +30,6 @@ import contextlib
 import http.client
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -43,11 +42,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from _servers import free_port, paired_tournament, recreate_database, start_server, stop_server  # noqa: E402
 
 
 def wait_port(port: int, timeout: float = 15) -> bool:
@@ -74,43 +69,18 @@ def kill(proc: subprocess.Popen | None) -> None:
         proc.wait(10)
 
 
-def recreate_database(admin_url: str, name: str, drop_only: bool = False) -> None:
-    import psycopg
-
-    parts = urlsplit(admin_url)
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if not drop_only:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def load_data(teams: int):
     """A public Belgian tournament, round 1 paired; a scorekeeper's API token; the match ids."""
     import django
 
     django.setup()
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tournaments.models import Club, Entry, Player, Team, Tournament
-    from tournaments.services.rounds import round_pair
-
-    call_command("migrate", verbosity=0)
+    tournament, matches = paired_tournament(name="Fault probe", slug="fault-probe", club="Probe club", teams=teams)
     user = get_user_model().objects.create_user("probe", "probe@example.org", "probe-password-1")
-    token = Token.objects.create(user=user).key
-    club = Club.objects.create(name="Probe club", city="Gent")
-    tournament = Tournament.objects.create(name="Fault probe", slug="fault-probe", variant="belgian-manille",
-                                           best_of=3, rounds=5, public=True, club=club)
     tournament.scorekeepers.add(user)
-    for i in range(teams):
-        p1 = Player.objects.create(club=club, name=f"Speler {2 * i + 1}")
-        p2 = Player.objects.create(club=club, name=f"Speler {2 * i + 2}")
-        team = Team.objects.create(name=f"Ploeg {i + 1}", club=club, player_1=p1, player_2=p2)
-        Entry.objects.create(tournament=tournament, team=team, seed=i + 1)
-    rnd = round_pair(tournament=tournament)
-    matches = list(rnd.matches.filter(ew__isnull=False).order_by("table").values_list("pk", flat=True))
-    return token, matches
+    return Token.objects.create(user=user).key, matches
 
 
 def hand_rows(match_id: int) -> list[tuple[int, int]]:
@@ -121,24 +91,6 @@ def hand_rows(match_id: int) -> list[tuple[int, int]]:
     rows = list(Hand.objects.filter(game__match_id=match_id).values_list("game__number", "number"))
     connections.close_all()
     return rows
-
-
-def start_server(env: dict, port: int, workers: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.uvicorn_worker.Worker",
-           "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--graceful-timeout", "5",
-           "--timeout", "60"]
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=open(env["PROBE_LOG"], "w"))  # noqa: SIM115
-
-
-def stop_server(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(5)
 
 
 class Client:
@@ -336,7 +288,8 @@ def main():
     try:
         needed = 1 + args.trials + args.redis_matches
         token, matches = load_data(2 * needed + 2)
-        server = start_server(env, port, args.workers)
+        server = start_server(env, port, args.workers, "--timeout", "60", stdout=subprocess.DEVNULL,
+                              stderr=open(env["PROBE_LOG"], "w"))  # noqa: SIM115
         if not wait_port(port, 60):
             sys.exit("the server did not start")
         client = Client(port, token)
