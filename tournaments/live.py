@@ -28,6 +28,11 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
+def standings_group(tournament_id: int) -> str:
+    """The standings page's group: told only when the standings were recomputed, not after every hand."""
+    return f"standings-{tournament_id}"
+
+
 def _send(groups: list[str]) -> None:
     """Send one change message to each group now; log and swallow any failure."""
     try:
@@ -54,6 +59,12 @@ def publish_match_changed(match_id: int, tournament_id: int) -> None:
 
 
 def publish_tournament_changed(tournament_id: int) -> None:
-    """On commit, tell the tournament's pages (rounds, standings, wall) that they changed."""
+    """On commit, tell the tournament's round and wall pages that they changed (a round was paired)."""
     groups = [tournament_group(tournament_id)]
+    transaction.on_commit(lambda: _send(groups))
+
+
+def publish_standings_changed(tournament_id: int) -> None:
+    """On commit, tell the tournament's standings, round and wall pages that the standings were recomputed."""
+    groups = [tournament_group(tournament_id), standings_group(tournament_id)]
     transaction.on_commit(lambda: _send(groups))

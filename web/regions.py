@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.http import parse_etags
 
 from tournaments.access import visible_tournaments
+from tournaments.live import match_group, standings_group, tournament_group
 from tournaments.models import Match, Round, Tournament
 
 from . import pages
@@ -37,12 +38,15 @@ def region_group(kind: str, pk: int, user=None) -> str | None:
     try:
         if kind == "match":
             match = Match.objects.filter(pk=pk, round__tournament__in=visible).only("pk").first()
-            return f"match-{match.pk}" if match else None
+            return match_group(match.pk) if match else None
         if kind == "round":
             rnd = Round.objects.filter(pk=pk, tournament__in=visible).only("tournament_id").first()
-            return f"tournament-{rnd.tournament_id}" if rnd else None
+            return tournament_group(rnd.tournament_id) if rnd else None
         if kind in ("standings", "wall"):
-            return f"tournament-{pk}" if visible.filter(pk=pk).exists() else None
+            if not visible.filter(pk=pk).exists():
+                return None
+            # The standings change with a recompute only; the wall also shows the tables, so every hand.
+            return standings_group(pk) if kind == "standings" else tournament_group(pk)
     except (TypeError, ValueError):
         return None
     return None

@@ -251,3 +251,19 @@ def test_endpoint_serves_a_private_region_to_its_organizers_only(client, private
     assert client.get(url).status_code == 404
     private_tournament.scorekeepers.add(keeper)
     assert client.get(url).status_code == 200
+
+
+def test_the_standings_group_hears_recomputes_not_hands(tournament, django_capture_on_commit_callbacks):
+    """A hand tells its match and its tournament (round, wall); only a recompute tells the standings page."""
+    match = table(tournament)
+    sent = []
+    with mock.patch.object(live, "_send", side_effect=sent.append), \
+            mock.patch("tournaments.services.standings.standings_recompute_schedule"):
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_enter(match=match, data=next_hand(match))
+    assert sent == [[f"match-{match.pk}", f"tournament-{tournament.pk}"]]
+    sent.clear()
+    with mock.patch.object(live, "_send", side_effect=sent.append):
+        with django_capture_on_commit_callbacks(execute=True):
+            standings_recompute(tournament=tournament)
+    assert sent == [[f"tournament-{tournament.pk}", f"standings-{tournament.pk}"]]

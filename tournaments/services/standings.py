@@ -48,7 +48,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tournaments.live import publish_match_changed, publish_tournament_changed
+from tournaments.live import publish_match_changed, publish_standings_changed
 from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
@@ -309,7 +309,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         snapshot.generation = inputs.generation = uuid.uuid4().hex
         snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
         snapshot.save()
-        publish_tournament_changed(tournament.pk)
+        publish_standings_changed(tournament.pk)
     _keep(tournament.pk, inputs)
     return snapshot
 
