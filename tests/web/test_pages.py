@@ -288,3 +288,11 @@ def test_seats_are_written_in_the_visitors_language(client, tournament):
     assert "O deals" not in text(client.get(url("match", tournament, match.pk), HTTP_ACCEPT_LANGUAGE="en"))
     body = text(client.get(url("match", tournament, match.pk), HTTP_ACCEPT_LANGUAGE="es"))
     assert ">E</abbr>" in body and ">O</abbr>" not in body  # hand 2 dealt by E; W has not dealt yet
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Page not found"), ("nl", "Pagina niet gevonden")])
+def test_a_missing_page_says_so_in_the_site_and_the_visitors_language(client, db, lang, words):
+    response = client.get("/t/no-such-tournament/", HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 404
+    body = text(response)
+    assert words in body and f'<html lang="{lang}">' in body and reverse("web:home") in body
