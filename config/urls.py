@@ -52,6 +52,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("healthz/", HealthView.as_view(checks=HEALTH_CHECKS), name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("my/", include("web.workspace.urls")),
     path("", include("web.urls")),
 ]
 

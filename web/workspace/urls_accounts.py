@@ -1,0 +1,3 @@
+"""The workspace routes of accounts."""
+
+urlpatterns = []
