@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Now
 from simple_history.models import HistoricalRecords
 
 SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
@@ -208,8 +209,9 @@ class Match(models.Model):
     winner = models.CharField(max_length=4, choices=Winner.choices, blank=True, default="")
     games_won_ns = models.PositiveSmallIntegerField(default=0)
     games_won_ew = models.PositiveSmallIntegerField(default=0)
-    points_ns = models.IntegerField(default=0, help_text="Game points of NS: the sum of its games' totals.")
-    points_ew = models.IntegerField(default=0, help_text="Game points of EW: the sum of its games' totals.")
+    # 64-bit: stacked tie doublings (tie_doubling=stack) pass 2^31 by the 10th tie in a row.
+    points_ns = models.BigIntegerField(default=0, help_text="Game points of NS: the sum of its games' totals.")
+    points_ew = models.BigIntegerField(default=0, help_text="Game points of EW: the sum of its games' totals.")
     explanation = models.CharField(max_length=300, blank=True, help_text="Why the pairing chose this match.")
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -282,11 +284,12 @@ class Game(models.Model):
     albur = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, default="",
                              help_text="Mexican albur option: the side that won the albur.")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLAYING)
-    total_ns = models.IntegerField(default=0)
-    total_ew = models.IntegerField(default=0)
+    # 64-bit, as the hands' scores (see Match.points_ns).
+    total_ns = models.BigIntegerField(default=0)
+    total_ew = models.BigIntegerField(default=0)
     winner = models.CharField(max_length=4, choices=Match.Winner.choices, blank=True, default="")
     next_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
-    next_multiplier = models.PositiveIntegerField(default=1)
+    next_multiplier = models.PositiveBigIntegerField(default=1)
     tie_pending = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -329,14 +332,14 @@ class Hand(models.Model):
     thrown_in = models.BooleanField(default=False)
     sheet_score = models.JSONField(null=True, blank=True, help_text="The score read off the paper sheet, if sent.")
     play = models.JSONField(null=True, blank=True, help_text="The full card play, if entered.")
-    # Computed by the rules engine.
-    multiplier = models.PositiveIntegerField(default=1)
+    # Computed by the rules engine; 64-bit (see Match.points_ns).
+    multiplier = models.PositiveBigIntegerField(default=1)
     all_tricks = models.BooleanField(default=False)
-    score_ns = models.IntegerField(default=0)
-    score_ew = models.IntegerField(default=0)
+    score_ns = models.BigIntegerField(default=0)
+    score_ew = models.BigIntegerField(default=0)
     bonus = models.JSONField(null=True, blank=True)
-    total_ns = models.IntegerField(default=0)
-    total_ew = models.IntegerField(default=0)
+    total_ns = models.BigIntegerField(default=0)
+    total_ew = models.BigIntegerField(default=0)
     game_winner = models.CharField(max_length=4, blank=True, default="")
     labels = models.JSONField(default=list, blank=True)
     # Bookkeeping.
@@ -380,11 +383,11 @@ class Standing(models.Model):
     won = models.PositiveIntegerField(default=0)
     drawn = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
-    match_points = models.IntegerField(default=0)
+    match_points = models.BigIntegerField(default=0)
     games_won = models.PositiveIntegerField(default=0)
     games_lost = models.PositiveIntegerField(default=0)
-    points_for = models.IntegerField(default=0)
-    points_against = models.IntegerField(default=0)
+    points_for = models.BigIntegerField(default=0)  # 64-bit, as Match.points_ns
+    points_against = models.BigIntegerField(default=0)
     tiebreaks = models.JSONField(default=dict)
     computed_at = models.DateTimeField()
 
@@ -442,6 +445,9 @@ class StandingsChange(models.Model):
 
     tournament_id = models.BigIntegerField(db_index=True)
     match_id = models.BigIntegerField(null=True, blank=True, help_text="Empty: reload the whole tournament.")
+    # Set by the database (the triggers name no time): the periodic sweep recomputes a tournament
+    # whose oldest change has waited too long (tournaments/services/sweep.py).
+    created_at = models.DateTimeField(db_default=Now(), editable=False)
 
 
 class TaskRecord(models.Model):
@@ -465,6 +471,12 @@ class TaskRecord(models.Model):
     error = models.JSONField(null=True, blank=True, help_text="code and detail when failed.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
+    # The lease of a running task: its worker pushes it forward while it works (a heartbeat);
+    # past it, the worker is taken as lost and the task as failed (tournaments/services/sweep.py).
+    started_at = models.DateTimeField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True,
+                                            help_text="A running task whose lease has passed was lost with its worker.")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker started it.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
