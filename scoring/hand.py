@@ -110,6 +110,12 @@ def _check(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors:
     if state.winner is not None:
         what = "drawn" if state.winner == "draw" else f"won by {state.winner}"
         errors.append(Violation("game_over", None, f"the game is already decided ({what})"))
+    elif rules.target is not None and _reached(state.totals, rules.target) is not None:
+        # A state sent by hand (the stateless score) may omit the winner: its totals decide, as in a stored game.
+        errors.append(Violation("game_over", "state.totals",
+                                f"the game is already decided: ns {state.totals['ns']}, ew {state.totals['ew']} "
+                                f"with the target at {rules.target}"))
+    _check_tie_state(rules, state, errors)
     _check_dealer(rules, ctx, hand, state, errors)
     trump_suit = resolve_trump(rules, hand.trump, hand.turned_card, errors, required=not hand.thrown_in)
     _check_calls(rules, hand, errors)
@@ -150,6 +156,23 @@ def _check(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors:
         return trump_suit, None, None
     _check_counts(rules, tricks, points, errors)
     return trump_suit, tricks, points
+
+
+def _check_tie_state(rules: Rules, state: GameState, errors: list[Violation]):
+    """Refuse a pending tie double the rules cannot produce (only Belgian Manille's 30-30 tie doubles)."""
+    pending = state.pending_multiplier
+    if pending <= 1:
+        return
+    field_name = "state.tie_multiplier" if state.tie_multiplier > 1 else "state.tie_pending"
+    v = rules.variant
+    if rules.tie_doubling == "off":
+        why = ("has no tie double" if "tie_doubling" not in v.options
+               else "is played here with tie_doubling 'off'")
+        errors.append(Violation("invalid_input", field_name,
+                                f"{v.slug} {why}: a pending tie (x{pending}) cannot arise"))
+    elif rules.tie_doubling == "next" and pending != 2:
+        errors.append(Violation("invalid_input", field_name,
+                                f"with tie_doubling 'next' a pending tie doubles (x2); got x{pending}"))
 
 
 def _check_dealer(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors: list[Violation]):
@@ -378,11 +401,21 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
         game_winner = all_side
     if game_winner is None and target is not None:
         game_winner = _reached(totals, target)
-    if held and game_winner is None:
-        if v.turn_up_bonus == "hold_back" or (points is not None and points[dealer_side] >= v.base):
+    if held:
+        if v.turn_up_bonus == "hold_back":
+            # Spain, Mexico: added only if neither side reached the target with the hand.
+            add = game_winner is None
+        else:
+            # Catalonia ("hold_back_base", 003): added when the dealer's side made at least 36 in the hand,
+            # "finishing the set", even when that same hand already won it; otherwise lost. (With 36 or
+            # more, only the dealer's side can have scored, so no other side can have won the set.)
+            add = (points is not None and points[dealer_side] >= v.base
+                   and game_winner in (None, dealer_side))
+        if add:
             totals[dealer_side] += bonus_points
             bonus = Bonus(dealer_side, bonus_points, True, True)
-            game_winner = _reached(totals, target)
+            if game_winner is None:
+                game_winner = _reached(totals, target)
     if game_winner is None and rules.deals_per_game is not None and deals_after >= rules.deals_per_game:
         game_winner = ahead(totals)
     if v.zapato and game_winner in SIDES and hand.penalty is None and totals[OTHER_SIDE[game_winner]] == 0:

@@ -252,3 +252,62 @@ def test_scores_are_ints_and_deterministic():
     a = score_hand("belgian-manille", Hand(**BELGIAN_OK)).to_dict()
     b = score_hand("belgian-manille", Hand(**BELGIAN_OK)).to_dict()
     assert a == b and all(type(x) is int for x in a["score"].values())
+
+
+# --------------------------------------------------------------------------- states the rules cannot reach
+
+
+@pytest.mark.parametrize("variant, hand", [
+    ("spanish-manilla", SPANISH_OK), ("catalan-manilla", SPANISH_OK),
+    ("mexican-malilla", dict(dealer="N", turned_card="2O", tricks={"ns": 6, "ew": 4}, points={"ns": 40, "ew": 30})),
+    ("macau-manilla", dict(dealer="N", trump="H", tricks={"ns": 6, "ew": 4}, points={"ns": 40, "ew": 30})),
+])
+def test_a_pending_tie_is_refused_where_ties_do_not_double(variant, hand):
+    assert score_hand(variant, Hand(**hand)).multiplier == 1
+    [v] = violations(variant, Hand(**hand), GameState(tie_pending=True))
+    assert (v.code, v.field) == ("invalid_input", "state.tie_pending")
+    assert variant in v.message and "tie" in v.message
+    [v] = violations(variant, Hand(**hand), GameState(tie_multiplier=4))
+    assert (v.code, v.field) == ("invalid_input", "state.tie_multiplier")
+
+
+def test_spanish_tie_pending_no_longer_doubles_the_score():
+    hand = Hand(dealer="N", turned_card="2O", tricks={"ns": 7, "ew": 5}, points={"ns": 40, "ew": 32})
+    assert score_hand("spanish-manilla", hand).score == {"ns": 4, "ew": 0}
+    with pytest.raises(RuleViolation) as exc:
+        score_hand("spanish-manilla", hand, GameState(tie_pending=True))  # was scored 8
+    assert [v.code for v in exc.value.violations] == ["invalid_input"]
+
+
+def test_belgian_pending_tie_must_match_its_tie_doubling_option():
+    hand = Hand(**BELGIAN_OK)
+    assert score_hand("belgian-manille", hand, GameState(tie_pending=True)).multiplier == 2
+    assert score_hand("belgian-manille", hand, GameState(tie_multiplier=8),
+                      options={"tie_doubling": "stack"}).multiplier == 8
+    [v] = violations("belgian-manille", hand, GameState(tie_pending=True), options={"tie_doubling": "off"})
+    assert (v.code, v.field) == ("invalid_input", "state.tie_pending") and "'off'" in v.message
+    [v] = violations("belgian-manille", hand, GameState(tie_multiplier=4))  # "next" never stacks
+    assert (v.code, v.field) == ("invalid_input", "state.tie_multiplier")
+
+
+@pytest.mark.parametrize("variant, hand, totals, options", [
+    ("spanish-manilla", SPANISH_OK, {"ns": 12, "ew": 40}, None),
+    ("catalan-manilla", SPANISH_OK, {"ns": 41, "ew": 3}, None),
+    ("belgian-manille", BELGIAN_OK, {"ns": 101, "ew": 88}, None),
+    ("belgian-manille", BELGIAN_OK, {"ns": 60, "ew": 50}, {"target": 51}),
+])
+def test_totals_at_the_target_mean_the_game_is_over(variant, hand, totals, options):
+    [v] = violations(variant, Hand(**hand), GameState(totals=totals), options=options)
+    assert (v.code, v.field) == ("game_over", "state.totals")
+    assert f"ns {totals['ns']}, ew {totals['ew']}" in v.message
+
+
+def test_totals_one_short_of_the_target_still_score():
+    result = score_hand("spanish-manilla", Hand(**SPANISH_OK), GameState(totals={"ns": 39, "ew": 39}))
+    assert result.game_winner == "ns" and result.totals == {"ns": 48, "ew": 39}
+
+
+def test_a_game_without_target_is_never_over_by_its_totals():
+    hand = Hand(dealer="N", turned_card="2O", tricks={"ns": 7, "ew": 5}, points={"ns": 45, "ew": 27})
+    result = score_hand("classic-malilla", hand, GameState(totals={"ns": 500, "ew": 0}))
+    assert result.totals["ns"] > 500

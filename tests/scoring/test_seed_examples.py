@@ -250,6 +250,21 @@ def test_003_held_back_bonus_needs_36_to_finish_the_set(dealers_points, applied,
     assert result.game_winner == winner
 
 
+@pytest.mark.parametrize("dealers_points, totals", [(40, {"ns": 45, "ew": 10}), (72, {"ns": 77, "ew": 10})])
+def test_003_held_back_bonus_finishes_the_set_the_hand_has_won(dealers_points, totals):
+    # 003 lines 79-81: with at least 36 in the hand the dealers "score those points ... finishing the set",
+    # even when the hand's own score already took them to 40 (38 + 4 = 42, then the king's 3).
+    before = GameState(totals={"ns": 38, "ew": 10}, previous_dealer="E")
+    tricks = {"ns": 12, "ew": 0} if dealers_points == 72 else {"ns": 6, "ew": 6}
+    hand = Hand(dealer="N", turned_card="12O", tricks=tricks, points={"ns": dealers_points, "ew": 72 - dealers_points})
+    result = score_hand("catalan-manilla", hand, before)
+    assert result.bonus.to_dict() == {"side": "ns", "points": 3, "held_back": True, "applied": True}
+    assert result.game_winner == "ns" and result.totals == totals
+    # Spain keeps its rule: the hand reached the target, so the held-back bonus is void.
+    spain = score_hand("spanish-manilla", hand, before)
+    assert spain.bonus.applied is False and spain.totals == {"ns": totals["ns"] - 3, "ew": 10}
+
+
 def test_003_catalan_differs_from_spain_when_the_dealers_lose_the_hand():
     before = GameState(totals={"ns": 37, "ew": 10}, previous_dealer="E")
     hand = Hand(dealer="N", turned_card="12O", tricks={"ns": 6, "ew": 6}, points={"ns": 34, "ew": 38})
