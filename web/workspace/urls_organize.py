@@ -1,3 +1,28 @@
-"""The workspace routes of organize."""
+"""The workspace routes of organize: one tournament's dashboard, entries, rounds and pairing, under /my/t/<slug>/."""
 
-urlpatterns = []
+from django.urls import path
+
+from . import organize, organize_entries, organize_rounds
+
+urlpatterns = [
+    path("t/<slug:slug>/", organize.dashboard, name="tournament"),
+    path("t/<slug:slug>/publish/", organize.publish, name="tournament-publish"),
+    path("t/<slug:slug>/status/", organize.set_status, name="tournament-status"),
+    path("t/<slug:slug>/results.csv", organize.export_results, name="export-results"),
+    path("t/<slug:slug>/standings.csv", organize.export_standings, name="export-standings"),
+    path("t/<slug:slug>/pair/", organize.pair, name="pair"),
+    path("t/<slug:slug>/pairing/<uuid:task_id>/", organize.pair_task, name="pair-task"),
+    path("t/<slug:slug>/pairing/<uuid:task_id>/status/", organize.pair_task_status, name="pair-task-status"),
+    path("t/<slug:slug>/entries/", organize_entries.entries, name="entries"),
+    path("t/<slug:slug>/entries/add/", organize_entries.entry_add, name="entry-add"),
+    path("t/<slug:slug>/entries/new-team/", organize_entries.entry_new_team, name="entry-new-team"),
+    path("t/<slug:slug>/entries/seeds/", organize_entries.entry_seeds, name="entry-seeds"),
+    path("t/<slug:slug>/entries/<int:entry_id>/withdraw/", organize_entries.entry_withdraw_view,
+         name="entry-withdraw"),
+    path("t/<slug:slug>/entries/<int:entry_id>/remove/", organize_entries.entry_remove_view, name="entry-remove"),
+    path("t/<slug:slug>/forbidden/", organize_entries.forbidden_add, name="forbidden-add"),
+    path("t/<slug:slug>/forbidden/<int:pair_id>/remove/", organize_entries.forbidden_remove,
+         name="forbidden-remove"),
+    path("t/<slug:slug>/rounds/<int:number>/", organize_rounds.round_view, name="round"),
+    path("t/<slug:slug>/rounds/<int:number>/change/", organize_rounds.round_change, name="round-change"),
+]

@@ -1,0 +1,95 @@
+"""Entries as an organizer keeps them: seeds, removal before the first round, a new team entered at once, forbidden pairs.
+
+Late entries and withdrawals are in ``tournaments.services.rounds`` (they take the pairing's lock). Every
+function here takes the same tournament lock, so none of them races a pairing under way.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from tournaments.models import Club, Entry, ForbiddenPair, Player, Round, Team, Tournament
+from tournaments.services.clubs import player_create, team_create
+from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.rounds import entry_add_late
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def entry_seeds_set(*, tournament: Tournament, seeds: dict[int, int | None], user=None) -> int:
+    """Set the seeds of entries of ``tournament`` (``{entry id: seed or None}``); return how many changed."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        entries = Entry.objects.filter(tournament=tournament, pk__in=list(seeds))
+        changed = []
+        for entry in entries:
+            seed = seeds[entry.pk]
+            if seed is not None and seed < 1:
+                raise ServiceError("seed", "a seed is a whole number from 1", "seed")
+            if entry.seed != seed:
+                entry.seed = seed
+                changed.append(entry)
+        Entry.objects.bulk_update(changed, ["seed"])
+    return len(changed)
+
+
+def entry_remove(*, entry: Entry, user=None) -> None:
+    """Remove an entry (and the forbidden pairs naming its team) while no round is paired; refuses (``Conflict``) after."""
+    with transaction.atomic():
+        tournament = _locked(entry.tournament)
+        if Round.objects.filter(tournament=tournament).exists():
+            raise Conflict("tournament_started", "a team cannot be removed once a round is paired; withdraw it")
+        ForbiddenPair.objects.filter(tournament=tournament).filter(
+            Q(team_a_id=entry.team_id) | Q(team_b_id=entry.team_id)).delete()
+        Entry.objects.filter(pk=entry.pk).delete()
+
+
+def _player(club: Club, player: Player | str, user) -> Player:
+    """The player picked, or the club's active player of the name typed, else a new player of ``club`` of that name."""
+    if isinstance(player, Player):
+        return player  # team_create checks the club and that the player is active
+    name = " ".join(str(player).split())
+    if not name:
+        raise ServiceError("player_missing", "a team needs two players", "players")
+    existing = Player.objects.filter(club=club, name__iexact=name, retired=False).order_by("pk").first()
+    return existing or player_create(club=club, name=name, user=user)
+
+
+def entry_create_with_team(*, tournament: Tournament, club: Club, name: str, player_1: Player | str,
+                           player_2: Player | str, seed: int | None = None, user=None) -> Entry:
+    """Form a team of ``club`` (its two players picked, or typed: new ones registered) and enter it, all or nothing.
+
+    The team follows ``team_create``'s rules (a name new to the club, two different active players of the club);
+    the entry ``entry_add_late``'s.
+    """
+    with transaction.atomic():
+        first, second = _player(club, player_1, user), _player(club, player_2, user)
+        team = team_create(club=club, name=name, player_1=first, player_2=second, user=user)
+        return entry_add_late(tournament=tournament, team=team, seed=seed, user=user)
+
+
+def forbidden_pair_add(*, tournament: Tournament, team_a: Team, team_b: Team, reason: str = "",
+                       user=None) -> ForbiddenPair:
+    """Forbid two entered teams to meet in the tournament's Swiss pairings; refuses the same team twice or a repeat."""
+    if team_a.pk == team_b.pk:
+        raise ServiceError("same_team", "a team cannot be kept apart from itself", "team_b")
+    a, b = sorted((team_a.pk, team_b.pk))
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        if Entry.objects.filter(tournament=tournament, team_id__in=(a, b)).count() != 2:
+            raise ServiceError("not_entered", "both teams must be entered in the tournament", "team_b")
+        pair, created = ForbiddenPair.objects.get_or_create(
+            tournament=tournament, team_a_id=a, team_b_id=b, defaults={"reason": (reason or "")[:200]})
+        if not created:
+            raise Conflict("already_forbidden", "these two teams are kept apart already")
+    return pair
+
+
+def forbidden_pair_remove(*, pair: ForbiddenPair, user=None) -> None:
+    """Let two teams meet again in later pairings."""
+    with transaction.atomic():
+        _locked(pair.tournament)
+        ForbiddenPair.objects.filter(pk=pair.pk).delete()

@@ -1,0 +1,50 @@
+/* The organizer's pages: follow a pairing task until its round is there, submit the club picker on change,
+   ask before a withdrawal. Everything works without this script too (the progress page refreshes itself). */
+(function () {
+  "use strict";
+
+  function followPairing(box) {
+    var url = box.getAttribute("data-status-url");
+    var label = box.querySelector("[data-task-label]");
+    var stage = box.querySelector("[data-task-stage]");
+    var failures = 0;
+    function poll() {
+      fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
+        .then(function (task) {
+          failures = 0;
+          if (task.round_url) { window.location.assign(task.round_url); return; }
+          if (task.status === "failed") { window.location.reload(); return; }
+          if (label) { label.textContent = task.label; }
+          if (stage) { stage.textContent = task.stage || ""; }
+          window.setTimeout(poll, 1000);
+        })
+        .catch(function () {
+          failures += 1;
+          window.setTimeout(poll, Math.min(1000 * failures, 5000));
+        });
+    }
+    window.setTimeout(poll, 1000);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("pair-progress");
+    if (box && (box.getAttribute("data-status") === "pending" || box.getAttribute("data-status") === "running")) {
+      followPairing(box);
+    }
+    document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+      select.addEventListener("change", function () { if (select.value) { select.form.submit(); } });
+    });
+    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+      });
+    });
+    document.querySelectorAll("form.pair-form").forEach(function (form) {
+      form.addEventListener("submit", function () {
+        var button = form.querySelector("button");
+        if (button) { button.disabled = true; }
+      });
+    });
+  });
+})();

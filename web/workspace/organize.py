@@ -1,0 +1,187 @@
+"""The organizer's dashboard of one tournament: status, publish, start and finish, exports, pairing the next round.
+
+Writes go through ``tournaments.services``; the pairing runs as a task (``round_pair_request``) whose record the
+progress page reads through ``task_status``, polled by ``ws-organize.js`` (or refreshed by the page without JS).
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.models import Entry, TaskRecord, Tournament
+from tournaments.selectors_entries import tournament_results, tournament_rounds
+from tournaments.selectors_standings import standings_for, task_status
+from tournaments.services.errors import ServiceError
+from tournaments.services.rounds import round_pair_request
+from tournaments.services.tournaments import tournament_update
+
+from .. import labels, pages
+from .organize_common import organizer_view, refusal
+
+#: The status changes the dashboard offers: (from, to).
+STATUS_MOVES = {("draft", "running"), ("running", "finished"), ("finished", "running")}
+
+
+def _pairing_under_way(tournament: Tournament) -> TaskRecord | None:
+    return (TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
+                                      status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING])
+            .order_by("-created_at").first())
+
+
+@require_GET
+@organizer_view
+def dashboard(request, tournament):
+    """The tournament at a glance: status, public or not, entries, rounds with their state, the actions."""
+    entries = list(Entry.objects.filter(tournament=tournament).values_list("withdrawn", flat=True))
+    rounds = list(tournament_rounds(tournament=tournament))
+    last = rounds[-1] if rounds else None
+    return render(request, "web/workspace/organize/dashboard.html", {
+        "tournament": tournament, "facts": pages.tournament_facts(tournament), "tab": "dashboard",
+        "active": entries.count(False), "withdrawn": entries.count(True),
+        "rounds": [{"round": r, "status": labels.ROUND_STATUS.get(r.status, r.status)} for r in rounds],
+        "last": last, "next_number": (last.number + 1) if last else 1,
+        "last_unfinished": bool(last and last.finished < last.tables),
+        "all_paired": bool(last and tournament.format == Tournament.Format.SWISS and last.number >= tournament.rounds),
+        "under_way": _pairing_under_way(tournament),
+        "moves": [to for (frm, to) in sorted(STATUS_MOVES) if frm == tournament.status],
+    })
+
+
+@require_POST
+@organizer_view
+def publish(request, tournament):
+    """Show the tournament on the public site (``public=1``) or hide it (``public=0``)."""
+    public = request.POST.get("public") == "1"
+    tournament_update(tournament=tournament, user=request.user, public=public)
+    messages.success(request, _("The tournament is public now.") if public
+                     else _("The tournament is hidden from the public site now."))
+    return redirect("ws:tournament", tournament.slug)
+
+
+@require_POST
+@organizer_view
+def set_status(request, tournament):
+    """Start, finish or reopen the tournament."""
+    status = request.POST.get("status", "")
+    if (tournament.status, status) not in STATUS_MOVES:
+        messages.error(request, _("The tournament cannot go from %(from)s to %(to)s.") % {
+            "from": labels.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
+            "to": labels.TOURNAMENT_STATUS.get(status, status)})
+    else:
+        tournament_update(tournament=tournament, user=request.user, status=status)
+        messages.success(request, _("The tournament is %(status)s now.") % {
+            "status": str(labels.TOURNAMENT_STATUS[status]).lower()})
+    return redirect("ws:tournament", tournament.slug)
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # a BOM, so spreadsheets read the names' accents right
+    return response, csv.writer(response)
+
+
+@require_GET
+@organizer_view
+def export_results(request, tournament):
+    """Every match as a CSV row: round, table, both teams with their clubs, games and points won, the result."""
+    response, out = _csv_response(f"{tournament.slug}-results.csv")
+    out.writerow([_("Round"), _("Table"), _("Team 1"), _("Club 1"), _("Team 2"), _("Club 2"),
+                  _("Games 1"), _("Games 2"), _("Points 1"), _("Points 2"), _("Status"), _("Result")])
+    for m in tournament_results(tournament=tournament):
+        if m.is_bye:
+            result = _("bye")
+        elif m.winner == "draw":
+            result = _("draw")
+        elif m.winner:
+            result = (m.ns if m.winner == "ns" else m.ew).name
+        else:
+            result = ""
+        out.writerow([m.round.number, m.table, m.ns.name, m.ns.club.name, m.ew.name if m.ew else "",
+                      m.ew.club.name if m.ew else "", m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew,
+                      labels.MATCH_STATUS.get(m.status, m.status), result])
+    return response
+
+
+@require_GET
+@organizer_view
+def export_standings(request, tournament):
+    """The standings as CSV: one row a team with every count and every tiebreak of the tournament."""
+    data = standings_for(tournament)
+    metrics = list(data["rows"][0]["tiebreaks"]) if data["rows"] else []
+    response, out = _csv_response(f"{tournament.slug}-standings.csv")
+    out.writerow([_("Rank"), _("Team"), _("Club"), _("Played"), _("Won"), _("Drawn"), _("Lost"),
+                  _("Match points"), _("Games won"), _("Games lost"), _("Points for"), _("Points against")]
+                 + [str(labels.METRIC_LABELS[m][1]) if m in labels.METRIC_LABELS else m for m in metrics])
+    for r in data["rows"]:
+        out.writerow([r["rank"], r["team_detail"]["name"], r["team_detail"]["club"]["name"], r["played"], r["won"],
+                      r["drawn"], r["lost"], r["match_points"], r["games_won"], r["games_lost"], r["points_for"],
+                      r["points_against"]] + [r["tiebreaks"].get(m, "") for m in metrics])
+    return response
+
+
+@require_POST
+@organizer_view
+def pair(request, tournament):
+    """Ask for the next round: the task is recorded and queued; follow it on its progress page."""
+    try:
+        record = round_pair_request(tournament=tournament, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, refusal(exc.code, teams=getattr(exc, "teams", None)))
+        return redirect("ws:tournament", tournament.slug)
+    return redirect("ws:pair-task", tournament.slug, record.id)
+
+
+def _task_or_404(tournament: Tournament, task_id) -> dict:
+    info = task_status(task_id)
+    if info is None or info["tournament"] != tournament.pk:
+        raise Http404
+    return info
+
+
+def _task_view(tournament: Tournament, info: dict) -> dict:
+    """The task in the words and links the page and its JSON both show."""
+    done = info["status"] == TaskRecord.Status.SUCCEEDED
+    number = (info["result"] or {}).get("round") if done else None
+    error = info["error"] if info["status"] == TaskRecord.Status.FAILED else None
+    progress = info["progress"] or {}
+    stage = {"loading": _("Reading the standings and the past rounds…"),
+             "saving": _("Saving the round's tables…")}.get(progress.get("stage"), "")
+    return {
+        "status": info["status"],
+        "label": {"pending": _("Waiting for a worker…"), "running": _("Pairing…"), "succeeded": _("Paired."),
+                  "failed": _("The pairing was refused.")}.get(info["status"], info["status"]),
+        "stage": stage,
+        "round": number,
+        "round_url": reverse("ws:round", args=[tournament.slug, number]) if number else None,
+        "error": refusal(error.get("code", "error"), teams=error.get("teams")) if error else None,
+    }
+
+
+@require_GET
+@organizer_view
+def pair_task(request, tournament, task_id):
+    """The pairing's progress: a page that refreshes itself (or is polled by a script) until the round is there."""
+    task = _task_view(tournament, _task_or_404(tournament, task_id))
+    if task["round_url"]:
+        return redirect(task["round_url"])
+    return render(request, "web/workspace/organize/pair_task.html", {
+        "tournament": tournament, "task": task, "task_id": task_id, "tab": "dashboard",
+        "status_url": reverse("ws:pair-task-status", args=[tournament.slug, task_id]),
+    })
+
+
+@require_GET
+@organizer_view
+def pair_task_status(request, tournament, task_id):
+    """The pairing's progress as JSON for the progress page's script."""
+    response = JsonResponse(_task_view(tournament, _task_or_404(tournament, task_id)))
+    response["Cache-Control"] = "no-store"
+    return response
