@@ -34,7 +34,7 @@ def demo():
 def test_loads_clubs_players_teams_and_users(demo):
     loaded = counts()
     assert {name: loaded[name] for name in ("Club", "Player", "Team", "Tournament", "Entry", "Round", "Match")} == {
-        "Club": 3, "Player": 24, "Team": 12, "Tournament": 2, "Entry": 12, "Round": 2, "Match": 6}
+        "Club": 3, "Player": 24, "Team": 12, "Tournament": 3, "Entry": 20, "Round": 2, "Match": 6}
     assert loaded["Hand"] > 100
     assert set(Club.objects.values_list("name", "city")) >= {("De Zwarte Kat", "Gent"),
                                                              ("Café Sportwereld", "Aalst")}
@@ -45,7 +45,7 @@ def test_loads_clubs_players_teams_and_users(demo):
         assert users.get(username=username).check_password(username)
         assert f"'{username}' with password '{username}'" in demo
     assert "for local use only" in demo
-    assert "Gentse Beker" in demo and "Copa Malilla" in demo
+    assert "Gentse Beker" in demo and "Copa Malilla" in demo and "Aalsterse Avond" in demo
     assert "in progress" in demo and "won by" in demo
 
 
@@ -130,6 +130,18 @@ def test_malilla_round_robin_is_under_way(demo):
         assert hand.turned_card and hand.trump == hand.turned_card[-1]
         assert hand.points_ns + hand.points_ew == 70 and hand.tricks_ns + hand.tricks_ew == 10
     assert any(h.bonus and h.bonus["held_back"] for h in hands), "a turn-up bonus was held back"
+
+
+def test_a_tournament_for_the_organizer_to_pair_from_the_workspace(demo):
+    avond = Tournament.objects.get(slug="aalsterse-avond")
+    assert (avond.variant, avond.format, avond.status, avond.effective_best_of, avond.public) == (
+        "belgian-manille", "swiss", "draft", 1, True)
+    assert not Round.objects.filter(tournament=avond).exists()
+    assert avond.entries.filter(withdrawn=False).count() == 8
+    assert [e.seed for e in avond.entries.order_by("seed")] == list(range(1, 9))
+    assert list(avond.organizers.values_list("username", flat=True)) == ["organizer"]
+    assert list(avond.scorekeepers.values_list("username", flat=True)) == ["scorekeeper"]
+    assert "/my/t/aalsterse-avond/" in demo
 
 
 def test_a_second_run_changes_nothing_and_says_so(demo):

@@ -1,4 +1,5 @@
-"""Load a realistic demo: clubs, players, teams, a Belgian Swiss cup with round 1 played, a Malilla round robin.
+"""Load a realistic demo: clubs, players, teams, a Belgian Swiss cup with round 1 played, a Malilla round robin,
+and a second Belgian Swiss with its teams entered and no round yet, for the organizer to pair from the workspace.
 
 Every hand is dealt and played out at random (seeded, so the demo is the same on every machine) with
 only legal cards, as checked by the rules engine's ``check_play``; the tricks and points that play
@@ -66,7 +67,12 @@ BELGIAN = dict(slug="gentse-beker", name="Gentse Beker", variant="belgian-manill
                format=Tournament.Format.SWISS, rounds=5, best_of=3)
 MEXICAN = dict(slug="copa-malilla", name="Copa Malilla", variant="mexican-malilla",
                format=Tournament.Format.ROUND_ROBIN, rounds=3, best_of=1)
-DEMO_SLUGS = (BELGIAN["slug"], MEXICAN["slug"])
+#: Entered, not paired: the organizer pairs round 1 from the workspace (/my/), the scorekeeper enters its hands.
+WORKSPACE = dict(slug="aalsterse-avond", name="Aalsterse Avond", variant="belgian-manille",
+                 format=Tournament.Format.SWISS, rounds=3, best_of=1)
+WORKSPACE_SEEDS = ["Den Ajuin", "De Manillekes", "Boer en Zot", "Troef Zot",
+                   "Ik Ga Mee", "Muul Op Tafel", "De Tiensten", "De Vier Azen"]
+DEMO_SLUGS = (BELGIAN["slug"], MEXICAN["slug"], WORKSPACE["slug"])
 
 #: Hands of the Malilla match left in progress.
 MALILLA_HANDS_IN_PROGRESS = 3
@@ -155,7 +161,8 @@ def debug_on() -> bool:
 
 class Command(BaseCommand):
     help = ("Load a realistic demo (clubs, players, teams, a Belgian Manille Swiss cup with round 1 played, "
-            "a Mexican Malilla round robin under way). Idempotent; --reset deletes the demo and loads it again.")
+            "a Mexican Malilla round robin under way, a Belgian Swiss ready to pair). Idempotent; --reset deletes "
+            "the demo and loads it again.")
 
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true", help="Delete the demo data first, then load it again.")
@@ -186,6 +193,12 @@ class Command(BaseCommand):
                     self.say(f"Tournament {MEXICAN['name']!r} exists; left as is.")
                 else:
                     loaded.append(self.load_mexican(teams, users))
+                if Tournament.objects.filter(slug=WORKSPACE["slug"]).exists():
+                    self.say(f"Tournament {WORKSPACE['name']!r} exists; left as is.")
+                else:
+                    self.create_tournament(WORKSPACE, "Café Sportwereld", WORKSPACE_SEEDS, teams, users)
+                    self.say(f"{WORKSPACE['name']}: {len(WORKSPACE_SEEDS)} teams entered, no round yet "
+                             f"(the organizer pairs round 1 at /my/t/{WORKSPACE['slug']}/).")
         finally:
             for tournament_id in self.deferred:
                 cache.delete(pending_key(tournament_id))
