@@ -258,7 +258,28 @@ CORS_ALLOW_HEADERS = (
 )
 CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After"]
 
-LOGIN_URL = "admin:login"
+# The site's own sign-in (the workspace at /my/); the admin keeps its own login page.
+LOGIN_URL = "ws:login"
+LOGIN_REDIRECT_URL = "ws:home"
+LOGOUT_REDIRECT_URL = "web:home"
+# How long an invitation link (an organizer inviting a scorekeeper or co-organizer) stays valid.
+INVITE_MAX_AGE = int(os.environ.get("INVITE_MAX_AGE", 7 * 24 * 3600))
+
+# --- E-mail (invitations) -----------------------------------------------------
+# EMAIL_HOST set: sent by SMTP (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS).
+# Else EMAIL_BACKEND: default the console in development, none (the link is only shown) otherwise.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 587))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+        "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.dummy.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Manille Tournaments <noreply@localhost>")
 
 LOGGING = {
     "version": 1,

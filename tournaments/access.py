@@ -114,3 +114,18 @@ def managed_clubs(user) -> QuerySet:
     if user is None:
         return Club.objects.none()
     return Club.objects.filter(pk__in=Club.managers.through.objects.filter(user_id=user.pk).values("club_id"))
+
+
+def can_create_tournament(user) -> bool:
+    """Tell whether ``user`` may create a tournament: anyone signed in, as in the API (its creator organizes it).
+
+    Holding it in a club's name is a second rule, ``clubs_for_tournaments``.
+    """
+    return _user(user) is not None
+
+
+def clubs_for_tournaments(user) -> QuerySet:
+    """Return the clubs ``user`` may hold a tournament in the name of: all for staff, else the clubs they manage."""
+    if is_unscoped(user):
+        return Club.objects.all()
+    return managed_clubs(user)

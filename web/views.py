@@ -15,7 +15,10 @@ STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", 
 def _live_page(request, template, ctx):
     """Render a page built around a live region with an ETag derived from the region; 304 while it is unchanged."""
     region = ctx["region"]
-    user = request.user.pk if request.user.is_authenticated else 0
+    # The header names the signed-in user and its forms carry the CSRF secret (rotated at sign-in): a page sent
+    # to another user, or to this browser before it signed in or out, is never answered 304.
+    user = f"{request.user.pk}:{request.user.get_username()}" if request.user.is_authenticated else "0"
+    user = f"{user}:{request.META.get('CSRF_COOKIE', '')}"
     t = ctx["tournament"]
     # The page around the region shows the tournament's header (status, round, settings): they count too.
     header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)

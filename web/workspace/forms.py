@@ -1,0 +1,233 @@
+"""The workspace's forms of accounts: a tournament's settings (its variant's house options as real fields,
+the tiebreak order as a sortable list), an invitation, and the account an invitee makes.
+
+The forms only collect and explain; the rules stay where they are: the house options are checked by the
+variant's own declaration (``scoring``), the rest by ``Tournament.clean`` and the services.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from tournaments import access
+from tournaments.models import Club, Tournament
+from tournaments.ranking import DEFAULT_METRICS, METRICS
+from tournaments.services.tournaments import FROZEN_ONCE_PAIRED
+from web import labels
+
+#: The settings the form edits, in the order the services take them.
+SETTINGS = ("name", "club", "variant", "format", "rounds", "best_of", "points_win", "points_draw", "points_bye",
+            "separate_clubs_rounds", "double_round_robin", "starts_on", "public")
+
+
+def option_field_name(variant_slug: str, option: str) -> str:
+    """Return the form field of a variant's house option: every variant's options are fields of the form."""
+    return f"o_{variant_slug.replace('-', '_')}__{option}"
+
+
+def default_text(spec: scoring.OptionSpec, option: str) -> str:
+    """Return an option's default in words ("101", "yes", "no limit")."""
+    return labels.option_value(option, spec.default)
+
+
+def _option_field(option: str, spec: scoring.OptionSpec) -> forms.Field:
+    """Build the form field of one house option from its declaration: kind, default, minimum, choices."""
+    label = labels.OPTION_LABELS.get(option, option)
+    help_text = labels.OPTION_HELP.get(option, spec.help)
+    if spec.kind == "bool":
+        field = forms.BooleanField(label=label, help_text=help_text, required=False)
+    elif spec.kind == "int":
+        attrs = {"inputmode": "numeric"}
+        if spec.nullable:
+            attrs["placeholder"] = labels.option_value(option, None)
+        field = forms.IntegerField(label=label, help_text=help_text, required=False, min_value=spec.minimum,
+                                   max_value=getattr(spec, "maximum", None), widget=forms.NumberInput(attrs=attrs))
+    else:
+        field = forms.ChoiceField(label=label, help_text=help_text, required=False,
+                                  choices=[(c, labels.option_value(option, c)) for c in spec.choices])
+    field.option = option
+    field.spec = spec
+    field.default_text = default_text(spec, option)
+    return field
+
+
+class TournamentForm(forms.Form):
+    """A tournament's settings for ``tournament_create`` / ``tournament_update``.
+
+    Every variant's house options are fields (``o_<variant>__<option>``); only the chosen variant's are read,
+    the page shows the others' only without JavaScript. Once a round is paired the fields that shape its
+    matches (``FROZEN_ONCE_PAIRED``) are shown but disabled, as the service would refuse them.
+    """
+
+    name = forms.CharField(label=_("Name"), max_length=160)
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none(), required=False,
+                                  empty_label=_("No club"),
+                                  help_text=_("The club that holds the tournament: one of the clubs you manage."))
+    variant = forms.ChoiceField(label=_("Variant"), help_text=_("The rules every hand is checked by."))
+    format = forms.ChoiceField(label=_("Format"), choices=list(labels.FORMAT_LABELS.items()))
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=99, initial=5,
+                                help_text=_("How many rounds (Swiss); a round robin plays every pairing."))
+    best_of = forms.IntegerField(label=_("Best of"), min_value=1, max_value=15, required=False,
+                                 help_text=_("Games per match; empty: the variant's default."))
+    points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=100, initial=2)
+    points_draw = forms.IntegerField(label=_("Points for a draw"), min_value=0, max_value=100, initial=1)
+    points_bye = forms.IntegerField(label=_("Points for a bye"), min_value=0, max_value=100, initial=2)
+    separate_clubs_rounds = forms.IntegerField(
+        label=_("Rounds keeping clubs apart"), min_value=0, max_value=99, initial=0,
+        help_text=_("Swiss: teams of the same club do not meet in this many first rounds."))
+    double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False,
+                                            help_text=_("Round robin: every pairing is played twice."))
+    starts_on = forms.DateField(label=_("Start date"), required=False,
+                                widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    public = forms.BooleanField(label=_("Public"), required=False, initial=True,
+                                help_text=_("Shown on the public site; unticked, only its organizers and "
+                                            "scorekeepers see it."))
+    tiebreaks = forms.MultipleChoiceField(
+        label=_("Standings order"), required=False, choices=[(m, labels.METRIC_LABELS[m][1]) for m in METRICS],
+        help_text=_("The ticked measures rank the teams, the first one first; none ticked: the default order."))
+
+    def __init__(self, data=None, *, user, tournament: Tournament | None = None):
+        self.tournament = tournament
+        self.user = user
+        super().__init__(data, initial=self._initial(tournament))
+        clubs = access.clubs_for_tournaments(user)
+        if tournament is not None and tournament.club_id:
+            clubs = clubs | Club.objects.filter(pk=tournament.club_id)  # kept, as the API lets it stay
+        self.fields["club"].queryset = clubs.distinct().order_by("name")
+        self.fields["variant"].choices = [(slug, v.name) for slug, v in scoring.VARIANTS.items()]
+        self.fields["variant"].initial = self.initial.get("variant", "belgian-manille")
+        current = tournament.options if tournament is not None else {}
+        self.option_groups = []
+        for slug, variant in scoring.VARIANTS.items():
+            names = []
+            for option, spec in variant.options.items():
+                name = option_field_name(slug, option)
+                field = self.fields[name] = _option_field(option, spec)
+                mine = tournament is not None and tournament.variant == slug
+                field.initial = (current or {}).get(option, spec.default) if mine else spec.default
+                names.append(name)
+            self.option_groups.append({"variant": variant, "names": names})
+        self.frozen = bool(tournament is not None and tournament.pk and tournament.round_set.exists())
+        if self.frozen:
+            for name in (*FROZEN_ONCE_PAIRED, *self.option_names()):
+                if name in self.fields:
+                    self.fields[name].disabled = True
+
+    @staticmethod
+    def _initial(tournament):
+        if tournament is None:
+            return {"variant": "belgian-manille", "tiebreaks": list(DEFAULT_METRICS)}
+        initial = {name: getattr(tournament, name) for name in SETTINGS}
+        initial["club"] = tournament.club_id
+        initial["tiebreaks"] = list(tournament.tiebreaks or DEFAULT_METRICS)
+        return initial
+
+    def option_names(self, variant_slug: str | None = None) -> list[str]:
+        """Return the option fields of one variant (all variants' without one)."""
+        return [name for group in self.option_groups if variant_slug in (None, group["variant"].slug)
+                for name in group["names"]]
+
+    def option_fieldsets(self):
+        """Each variant's house options, bound fields in declaration order, the chosen variant marked."""
+        chosen = self._chosen_variant()
+        return [{"variant": g["variant"], "chosen": g["variant"].slug == chosen,
+                 "fields": [self[name] for name in g["names"]]} for g in self.option_groups]
+
+    def _chosen_variant(self) -> str:
+        if self.is_bound and not self.fields["variant"].disabled:
+            return self.data.get(self.add_prefix("variant")) or ""
+        return self.initial.get("variant", "")
+
+    def tiebreak_items(self) -> list[dict]:
+        """The measures in the order shown: the ticked ones in their order, then the others."""
+        if self.is_bound:
+            chosen = [m for m in self.data.getlist(self.add_prefix("tiebreaks")) if m in METRICS]
+        else:
+            chosen = [m for m in self.initial.get("tiebreaks", DEFAULT_METRICS) if m in METRICS]
+        rest = [m for m in METRICS if m not in chosen]
+        order = list(METRICS)
+        return [{"value": m, "index": order.index(m), "short": labels.METRIC_LABELS[m][0], "name": labels.METRIC_LABELS[m][1],
+                 "help": labels.METRIC_LABELS[m][2], "checked": m in chosen,
+                 "default": DEFAULT_METRICS.index(m) + 1 if m in DEFAULT_METRICS else None}
+                for m in chosen + rest]
+
+    def default_tiebreaks(self) -> list[str]:
+        return [str(labels.METRIC_LABELS[m][1]) for m in DEFAULT_METRICS]
+
+    def clean(self):
+        cleaned = super().clean()
+        slug = cleaned.get("variant")
+        if not slug:
+            return cleaned
+        variant = scoring.get_variant(slug)
+        options = {}
+        for option, spec in variant.options.items():
+            name = option_field_name(slug, option)
+            if name in self.errors:
+                continue
+            value = cleaned.get(name)
+            if spec.kind == "choice" and value == "":
+                value = None
+            if value is None and not spec.nullable and spec.kind != "bool":
+                self.add_error(name, ValidationError(gettext("Give a value (the default is %(default)s).")
+                                                     % {"default": default_text(spec, option)}, code="required"))
+                continue
+            violation = spec.check(option, value)
+            if violation is not None:  # the declaration's own check, in case the field let it through
+                self.add_error(name, violation.message)
+            elif value != spec.default:
+                options[option] = value
+        if any(name in self.errors for name in self.option_names(slug)):
+            return cleaned
+        cleaned["options"] = options
+        tiebreaks = cleaned.get("tiebreaks") or []
+        cleaned["tiebreaks"] = [] if list(tiebreaks) == list(DEFAULT_METRICS) else list(tiebreaks)
+        # The engine's and the model's own checks: the variant, all its options together, the tiebreaks.
+        probe = Tournament(variant=slug, options=options, tiebreaks=cleaned["tiebreaks"])
+        try:
+            probe.clean()
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                target = field if field in ("variant", "tiebreaks") else None
+                for error in errors:
+                    self.add_error(target, error)
+        return cleaned
+
+    def service_fields(self) -> dict:
+        """The cleaned settings as ``tournament_create`` / ``tournament_update`` take them."""
+        fields = {name: self.cleaned_data[name] for name in SETTINGS}
+        fields["options"] = self.cleaned_data["options"]
+        fields["tiebreaks"] = self.cleaned_data["tiebreaks"]
+        if self.frozen:
+            for name in FROZEN_ONCE_PAIRED:
+                fields.pop(name, None)
+        return fields
+
+
+ROLE_CHOICES = [("scorekeeper", _("Scorekeeper: enters the results of the matches")),
+                ("organizer", _("Co-organizer: runs the tournament with you"))]
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(label=_("Invite as"), choices=ROLE_CHOICES, initial="scorekeeper",
+                             widget=forms.RadioSelect)
+    email = forms.EmailField(label=_("E-mail address (optional)"), required=False,
+                             help_text=_("The link is also sent there; leave it empty to pass the link on "
+                                         "yourself."))
+
+    def __init__(self, *args, email_enabled: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not email_enabled:
+            del self.fields["email"]
+
+
+class InviteeCreationForm(UserCreationForm):
+    """The account an invitee makes on the invitation's page: a username and a password, twice."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
