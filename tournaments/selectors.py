@@ -4,6 +4,7 @@ import hashlib
 import json
 
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from tournaments.models import Game, Hand, Match
 from tournaments.services.hand_data import hand_input_dict
@@ -103,7 +104,8 @@ def scoreboard_of(match: Match) -> dict:
         **_match_summary(match, current),
         "next_multiplier": current.next_multiplier if playing else None,
         "current_game": current.number if playing else None,
-        "updated_at": match.updated_at.isoformat(),
+        # In the configured zone with its offset, as DRF renders every other time of the API (docs/api.md).
+        "updated_at": timezone.localtime(match.updated_at).isoformat(),
         "games": [
             {
                 "number": game.number,
