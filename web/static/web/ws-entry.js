@@ -1,0 +1,522 @@
+/* Table entry on a phone: the other side filled in, a live preview by the engine, and a queue that survives
+ * a hall without wifi. Every hand typed goes to IndexedDB first (ws-queue.js) with its own Idempotency-Key and
+ * the game and hand number it is meant for, then to the server in order; a refused hand stops the hands behind
+ * it until it is fixed or dropped. Without JavaScript the form posts as a plain form.
+ */
+(function () {
+  "use strict";
+  var form = document.getElementById("hand-form");
+  var configEl = document.getElementById("ws-entry-config");
+  if (!configEl || !window.WsQueue) return;
+  var config = JSON.parse(configEl.textContent);
+  var words = JSON.parse(document.getElementById("ws-entry-words").textContent);
+  var match = config.match, urls = config.urls, variant = config.variant;
+  var state = config.state;
+  var queueBox = document.getElementById("entry-queue");
+  var queueList = document.getElementById("queue-list");
+  var netLine = document.getElementById("entry-net");
+  var previewBox = document.getElementById("entry-preview");
+  var fixing = null; // the id of the refused record being fixed in the form
+  var lastPreview = null; // {input: JSON of the hand, result}
+  var syncing = false;
+
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, k) { return values[k] === undefined ? "" : values[k]; });
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  function csrfToken() {
+    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (m) return decodeURIComponent(m[1]);
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST", credentials: "same-origin", redirect: "manual",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "Accept": "application/json" },
+      body: JSON.stringify(body)
+    });
+  }
+
+  function nextSeat(seat) {
+    var i = variant.order.indexOf(seat);
+    return i < 0 ? "" : variant.order[(i + 1) % variant.order.length];
+  }
+
+  /* ------------------------------------------------------------------ the form */
+
+  function field(name) { return form ? form.elements.namedItem(name) : null; }
+
+  function radioValue(name) {
+    var el = field(name);
+    if (!el) return "";
+    if (el.value !== undefined && !(el instanceof RadioNodeList)) return el.checked ? el.value : "";
+    return el.value || "";
+  }
+
+  function setRadio(name, value) {
+    if (!form) return;
+    form.querySelectorAll("input[name='" + name + "']").forEach(function (el) { el.checked = el.value === String(value); });
+  }
+
+  function numberOf(name) {
+    var el = field(name);
+    if (!el || el.value.trim() === "") return null;
+    var n = Number(el.value);
+    return Number.isInteger(n) ? n : el.value;
+  }
+
+  /* The hand as the api.md shape, from the form's fields. */
+  function handFromForm() {
+    var hand = { dealer: radioValue("dealer") };
+    if (variant.trump_mode === "turned") {
+      var rank = radioValue("turned_rank"), suit = radioValue("turned_suit");
+      if (rank && suit) hand.turned_card = rank + suit;
+    } else if (radioValue("trump")) {
+      hand.trump = radioValue("trump");
+    }
+    var blind = field("blind");
+    if (blind && blind.checked) hand.blind = true;
+    var doublings = Number(radioValue("doublings") || 0);
+    if (doublings) hand.doublings = doublings;
+    var thrown = field("thrown_in");
+    if (thrown && thrown.checked) hand.thrown_in = true;
+    ["tricks", "points"].forEach(function (name) {
+      var ns = numberOf(name + "_ns"), ew = numberOf(name + "_ew");
+      if (ns !== null || ew !== null) hand[name] = { ns: ns, ew: ew };
+    });
+    var penalty = radioValue("penalty_type");
+    if (penalty) hand.penalty = { type: penalty, side: radioValue("penalty_side") };
+    return hand;
+  }
+
+  function fillForm(hand) {
+    setRadio("dealer", hand.dealer || "");
+    if (variant.trump_mode === "turned") {
+      var card = hand.turned_card || "";
+      setRadio("turned_rank", card.slice(0, -1));
+      setRadio("turned_suit", card.slice(-1));
+    } else {
+      setRadio("trump", hand.trump || "");
+    }
+    if (field("blind")) field("blind").checked = !!hand.blind;
+    if (field("doublings")) setRadio("doublings", hand.doublings || 0);
+    if (field("thrown_in")) field("thrown_in").checked = !!hand.thrown_in;
+    ["tricks", "points"].forEach(function (name) {
+      var v = hand[name] || {};
+      field(name + "_ns").value = v.ns === undefined || v.ns === null ? "" : v.ns;
+      field(name + "_ew").value = v.ew === undefined || v.ew === null ? "" : v.ew;
+    });
+    if (field("penalty_type")) {
+      setRadio("penalty_type", hand.penalty ? hand.penalty.type : "");
+      setRadio("penalty_side", hand.penalty ? hand.penalty.side : "");
+    }
+  }
+
+  function clearErrors() {
+    if (!form) return;
+    form.querySelectorAll(".entry-field.has-error").forEach(function (el) { el.classList.remove("has-error"); });
+    form.querySelectorAll(".field-error").forEach(function (el) { el.textContent = ""; });
+    var general = document.getElementById("err-general");
+    general.textContent = ""; general.hidden = true;
+  }
+
+  /* The refusals on their fields (the turned card's trump errors on the card picker). */
+  function showErrors(refusals) {
+    clearErrors();
+    var general = document.getElementById("err-general");
+    refusals.forEach(function (r) {
+      var name = r.field === "trump" && variant.trump_mode === "turned" ? "turned_card" : r.field;
+      var box = name && document.getElementById("err-" + name);
+      if (box) {
+        box.textContent = box.textContent ? box.textContent + " " + r.message : r.message;
+        box.closest(".entry-field").classList.add("has-error");
+        var details = box.closest("details");
+        if (details) details.open = true;
+      } else {
+        var p = document.createElement("p");
+        p.textContent = r.message;
+        general.appendChild(p);
+        general.hidden = false;
+      }
+    });
+  }
+
+  /* Typing one side's tricks or points fills the other's from the deal's total. */
+  function pairFill(event) {
+    var m = /^(tricks|points)_(ns|ew)$/.exec(event.target.name || "");
+    if (!m) return;
+    var total = m[1] === "tricks" ? variant.tricks_per_deal : variant.hand_total;
+    var other = field(m[1] + "_" + (m[2] === "ns" ? "ew" : "ns"));
+    var v = event.target.value.trim() === "" ? NaN : Number(event.target.value);
+    if (Number.isInteger(v) && v >= 0 && v <= total) other.value = total - v;
+  }
+
+  function resetForm(dealer) {
+    fillForm({ dealer: dealer });
+    lastPreview = null;
+    previewBox.hidden = true;
+    clearErrors();
+  }
+
+  /* ------------------------------------------------------------------ where the next hand goes */
+
+  function pending(rows) { return rows.filter(function (r) { return r.status !== "stored"; }); }
+
+  /* The game, hand number and dealer of the next hand: the server's state, then every hand still queued. */
+  function nextPosition(rows) {
+    var pos = { game: state.game, number: state.number, dealer: state.next_dealer };
+    pending(rows).forEach(function (r) {
+      if (r.id === fixing) return;
+      pos = r.winner ? { game: r.game + 1, number: 1, dealer: nextSeat(r.hand.dealer) }
+                     : { game: r.game, number: r.number + 1, dealer: nextSeat(r.hand.dealer) };
+    });
+    return pos;
+  }
+
+  function showPosition(rows, setDealer) {
+    if (!form) return;
+    var pos = nextPosition(rows);
+    if (fixing === null) {
+      field("game").value = pos.game;
+      field("number").value = pos.number;
+      document.getElementById("entry-title").textContent = fmt(words.title, pos);
+      if (setDealer && pos.dealer) setRadio("dealer", pos.dealer);
+    }
+  }
+
+  /* Number the hands not yet stored again from the server's state (after a drop, a fix or a game decided early). */
+  function renumber(rows) {
+    var g = state.game, n = state.number;
+    return Promise.all(pending(rows).map(function (r) {
+      r.game = g; r.number = n; n += 1;
+      if (r.winner) { g += 1; n = 1; }
+      return WsQueue.put(r);
+    }));
+  }
+
+  function setState(newState) {
+    if (!newState) return Promise.resolve();
+    state = newState;
+    var board = document.getElementById("entry-board");
+    board.querySelector(".total[data-side=ns]").textContent = state.totals.ns;
+    board.querySelector(".total[data-side=ew]").textContent = state.totals.ew;
+    var games = board.querySelectorAll(".games");
+    games[0].textContent = state.games_won.ns; games[1].textContent = state.games_won.ew;
+    board.querySelector("[data-game]").textContent = state.decided ? words.decided : fmt(words.game_hand, state);
+    return WsQueue.putState(match, state);
+  }
+
+  /* ------------------------------------------------------------------ the queue on the page */
+
+  function describe(r) {
+    var h = r.hand, parts = [fmt(words.hand, r)];
+    if (h.dealer) parts.push(h.dealer);
+    if (h.trump) parts.push(h.trump);
+    if (h.turned_card) parts.push(h.turned_card);
+    if (h.tricks) parts.push(h.tricks.ns + "–" + h.tricks.ew);
+    if (h.points) parts.push(h.points.ns + "–" + h.points.ew);
+    return parts.join(" · ");
+  }
+
+  function button(label, cls, onClick) {
+    var b = document.createElement("button");
+    b.type = "button"; b.className = cls; b.textContent = label;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function render() {
+    return WsQueue.list(match).then(function (rows) {
+      queueList.textContent = "";
+      var blocked = false;
+      rows.forEach(function (r) {
+        var li = document.createElement("li");
+        li.className = "q-" + r.status + (r.id === fixing ? " q-fixing" : "");
+        li.dataset.status = r.status;
+        var head = document.createElement("p");
+        var badge = document.createElement("span");
+        badge.className = "badge q-badge";
+        badge.textContent = words[r.status] || r.status;
+        head.appendChild(badge);
+        head.appendChild(document.createTextNode(" " + describe(r)));
+        li.appendChild(head);
+        if (r.status === "stored" && r.stored) {
+          var p = document.createElement("p");
+          p.className = "q-detail";
+          p.textContent = r.stored.message;
+          li.appendChild(p);
+        }
+        if (r.status === "refused") {
+          blocked = true;
+          (r.refusals || []).forEach(function (x) {
+            var p = document.createElement("p");
+            p.className = "q-detail q-reason";
+            p.textContent = x.message;
+            li.appendChild(p);
+          });
+          var actions = document.createElement("p");
+          actions.className = "q-actions";
+          if (form) actions.appendChild(button(words.edit, "btn-secondary", function () { startFix(r); }));
+          actions.appendChild(button(words.retry, "btn-secondary", function () { retry(r); }));
+          actions.appendChild(button(words.drop, "btn-danger", function () { drop(r); }));
+          li.appendChild(actions);
+        }
+        queueList.appendChild(li);
+      });
+      if (blocked) {
+        var note = document.createElement("li");
+        note.className = "q-note";
+        note.textContent = words.stopped;
+        queueList.appendChild(note);
+      }
+      queueBox.hidden = rows.length === 0;
+      netLine.textContent = navigator.onLine ? "· " + words.online : "· " + words.offline;
+      netLine.className = "net " + (navigator.onLine ? "on" : "off");
+      // Corrections and deletions go straight to the server: only once nothing waits in the queue.
+      var last = document.getElementById("entry-last");
+      if (last) last.classList.toggle("locked", pending(rows).length > 0);
+      showPosition(rows, false);
+      return rows;
+    });
+  }
+
+  function startFix(r) {
+    fixing = r.id;
+    fillForm(r.hand);
+    showErrors(r.refusals || []);
+    document.getElementById("entry-title").textContent = words.fixing;
+    field("game").value = r.game; field("number").value = r.number;
+    render();
+    form.scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  function refreshState() {
+    if (!navigator.onLine) return Promise.resolve();
+    return fetch(urls.state, { credentials: "same-origin", redirect: "manual", headers: { Accept: "application/json" } })
+      .then(function (resp) { return resp.ok ? resp.json().then(function (d) { return setState(d.state); }) : null; })
+      .catch(function () { return null; });
+  }
+
+  function retry(r) {
+    return refreshState().then(function () { return WsQueue.list(match); }).then(function (rows) {
+      r = rows.filter(function (x) { return x.id === r.id; })[0];
+      if (!r) return;
+      r.status = "queued"; r.refusals = null;
+      return WsQueue.put(r).then(function () { return WsQueue.list(match); }).then(renumber);
+    }).then(render).then(sync);
+  }
+
+  function drop(r) {
+    if (!window.confirm(words.drop_confirm)) return;
+    if (fixing === r.id) { fixing = null; resetForm(""); }
+    WsQueue.remove(r.id).then(refreshState).then(function () { return WsQueue.list(match); })
+      .then(renumber).then(render).then(function (rows) { showPosition(rows, true); }).then(sync);
+  }
+
+  /* ------------------------------------------------------------------ sending */
+
+  function sendOne(r) {
+    return post(urls.enter, { hand: r.hand, game: r.game, number: r.number, key: r.key }).then(function (resp) {
+      if (resp.type === "opaqueredirect" || resp.status === 401 || resp.status === 403) {
+        return { stop: true, message: words.signed_out };
+      }
+      if (resp.status >= 500) return { stop: true, message: words.error };
+      return resp.json().then(function (data) {
+        if (resp.ok) {
+          r.status = "stored"; r.stored = data.stored; r.refusals = null;
+          return WsQueue.put(r).then(function () { return setState(data.state); }).then(function () { return { stored: true }; });
+        }
+        r.status = "refused";
+        r.refusals = data.refusals || [{ code: "refused", field: "", message: words.error }];
+        return WsQueue.put(r).then(function () { return { stop: true }; });
+      });
+    }, function () {
+      return { stop: true, offline: true };
+    });
+  }
+
+  function sync() {
+    if (syncing || !navigator.onLine) return render();
+    syncing = true;
+    var storedAny = false;
+    var general = null;
+    function step() {
+      return WsQueue.list(match).then(function (rows) {
+        var next = pending(rows)[0];
+        if (!next || next.status === "refused" || next.id === fixing) return null;
+        return sendOne(next).then(function (outcome) {
+          if (outcome.stored) { storedAny = true; return render().then(step); }
+          if (outcome.message) general = outcome.message;
+          return null;
+        });
+      });
+    }
+    return step().then(function () {
+      syncing = false;
+      var box = document.getElementById("queue-problem");
+      if (general) {
+        if (!box) {
+          box = document.createElement("p");
+          box.id = "queue-problem"; box.className = "q-problem"; box.setAttribute("role", "alert");
+          queueBox.insertBefore(box, queueList);
+        }
+        box.textContent = general;
+      } else if (box) {
+        box.remove();
+      }
+      if (storedAny) { WsQueue.prune(match, 10); refreshSections(); }
+      return render();
+    }, function (err) { syncing = false; throw err; });
+  }
+
+  /* After hands are stored, the page's list of hands and its last-hand actions are read again. */
+  function refreshSections() {
+    fetch(urls.page, { credentials: "same-origin", redirect: "manual" }).then(function (resp) {
+      return resp.ok ? resp.text() : null;
+    }).then(function (html) {
+      if (!html) return;
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      [".entry-hands", ".entry-last", ".entry-game"].forEach(function (sel) {
+        var fresh = doc.querySelector(sel), here = document.querySelector(sel);
+        if (fresh && here) here.replaceWith(fresh);
+        else if (fresh && !here) document.querySelector("main").appendChild(fresh);
+        else if (here && !fresh) here.remove();
+      });
+      render();
+    }).catch(function () {});
+  }
+
+  /* ------------------------------------------------------------------ the preview */
+
+  var previewTimer = null;
+  function complete(hand) {
+    if (!hand.dealer) return false;
+    if (hand.thrown_in) return true;
+    if (!hand.trump && !hand.turned_card) return false;
+    return !!(hand.tricks && hand.points) || !!hand.penalty;
+  }
+
+  function schedulePreview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(runPreview, 350);
+  }
+
+  function runPreview() {
+    var hand = handFromForm();
+    if (!complete(hand)) { previewBox.hidden = true; return; }
+    WsQueue.list(match).then(function (rows) {
+      if (!navigator.onLine || pending(rows).some(function (r) { return r.id !== fixing; })) {
+        previewBox.textContent = words.preview_offline;
+        previewBox.className = "entry-preview muted";
+        previewBox.hidden = false;
+        return;
+      }
+      var input = JSON.stringify(hand);
+      post(urls.preview, { hand: hand }).then(function (resp) {
+        if (input !== JSON.stringify(handFromForm())) return; // typed on meanwhile
+        if (resp.type === "opaqueredirect" || resp.status === 401 || resp.status === 403 || resp.status >= 500) {
+          previewBox.hidden = true; return;
+        }
+        return resp.json().then(function (data) {
+          if (input !== JSON.stringify(handFromForm())) return;
+          if (data.preview) {
+            var p = data.preview;
+            lastPreview = { input: input, result: p };
+            clearErrors();
+            var text = fmt(words.preview, { ns_name: state.ns_name, ew_name: state.ew_name, ns: p.score.ns, ew: p.score.ew,
+                                            tns: p.totals.ns, tew: p.totals.ew });
+            if (p.multiplier > 1) text += " " + fmt(words.preview_multiplier, { n: p.multiplier });
+            if (p.labels.length) text += " (" + p.labels.join(", ") + ")";
+            if (p.game_winner_name) text += " " + fmt(words.preview_wins, { team: p.game_winner_name });
+            previewBox.textContent = text;
+            previewBox.className = "entry-preview ok";
+            previewBox.hidden = false;
+          } else {
+            lastPreview = null;
+            previewBox.hidden = true;
+            showErrors(data.refusals || []);
+          }
+        });
+      }).catch(function () {
+        previewBox.textContent = words.preview_offline;
+        previewBox.className = "entry-preview muted";
+        previewBox.hidden = false;
+      });
+    });
+  }
+
+  /* ------------------------------------------------------------------ typing and saving */
+
+  function onSubmit(event) {
+    event.preventDefault();
+    var hand = handFromForm();
+    var input = JSON.stringify(hand);
+    var winner = lastPreview && lastPreview.input === input ? lastPreview.result.game_winner : null;
+    clearErrors();
+    var saved;
+    if (fixing !== null) {
+      var id = fixing;
+      saved = WsQueue.list(match).then(function (rows) {
+        var r = rows.filter(function (x) { return x.id === id; })[0];
+        fixing = null;
+        if (!r) return null;
+        r.hand = hand; r.status = "queued"; r.refusals = null; r.key = uuid(); r.winner = winner;
+        return WsQueue.put(r).then(refreshState).then(function () { return WsQueue.list(match); }).then(renumber);
+      });
+    } else {
+      saved = WsQueue.add({ match: match, key: uuid(), game: Number(field("game").value),
+                            number: Number(field("number").value), hand: hand, status: "queued", winner: winner });
+    }
+    saved.then(function () {
+      resetForm("");
+      return render();
+    }).then(function (rows) {
+      showPosition(rows, true);
+      return sync();
+    });
+  }
+
+  /* ------------------------------------------------------------------ the Service Worker */
+
+  function registerWorker() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(urls.sw, { scope: urls.scope }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      // This page and the match list open offline from now on (the first visit was not yet controlled).
+      if (reg.active) reg.active.postMessage({ type: "keep", urls: [urls.page, urls.list] });
+    }).catch(function () {});
+  }
+
+  /* ------------------------------------------------------------------ start */
+
+  WsQueue.getState(match).then(function (kept) {
+    // A page opened from the cache offline may be older than the last state the server told this phone.
+    if (kept && kept.state && kept.state.version > state.version) return setState(kept.state);
+    return WsQueue.putState(match, state);
+  }).then(render).then(function (rows) {
+    showPosition(rows, !document.querySelector(".entry-field.has-error"));
+    return sync();
+  });
+
+  if (form) {
+    form.addEventListener("submit", onSubmit);
+    form.addEventListener("input", function (event) { pairFill(event); schedulePreview(); });
+    form.addEventListener("change", schedulePreview);
+  }
+  document.getElementById("queue-send").addEventListener("click", function () { sync(); });
+  window.addEventListener("online", function () { refreshState().then(sync); });
+  window.addEventListener("offline", render);
+  setInterval(function () { if (navigator.onLine) sync(); }, 15000);
+  registerWorker();
+})();

@@ -1,0 +1,275 @@
+"""Table entry's reads and words: a match's state for the entry form, the engine's preview, refusals in words.
+
+Nothing here writes: entering, correcting and deleting go through ``tournaments.services``. The
+preview folds the game's stored hands and the typed one through the rules engine exactly as
+``hand_enter`` will, so what it shows is what will be stored (or refused).
+"""
+
+import re
+
+import scoring
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Game, Match
+from tournaments.services.errors import ServiceError
+from tournaments.services.hand_data import engine_hands, game_settings
+from web import labels
+
+#: Idempotency-Key: 1 to 100 printable ASCII characters without spaces (as the API accepts).
+KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
+
+#: What each refusal means, in plain words (docs/rules.md section 4 and the services' conflicts).
+CODE_WORDS = {
+    "unknown_card": _("This card is not in this variant's deck."),
+    "dealer_out_of_turn": _("This seat may not deal now: the deal passes to the next seat in the direction of play."),
+    "game_over": _("This game or match is already decided."),
+    "trump_invalid": _("Choose a trump this variant allows."),
+    "call_not_allowed": _("This call is not allowed here."),
+    "tricks_total": _("The tricks of both sides must add up to %(tricks)s."),
+    "points_total": _("The points of both sides must add up to %(points)s."),
+    "points_impossible": _("These points are impossible with these tricks."),
+    "penalty_not_allowed": _("This variant has no such penalty."),
+    "deck_invalid": _("The cards dealt are not a full deck."),
+    "score_mismatch": _("The score on the sheet is not what this hand scores."),
+    "play_mismatch": _("The tricks or points do not match the card play."),
+    "game_number": _("This hand would go to another game: the game it was meant for is over."),
+    "hand_exists": _("This hand is already entered."),
+    "hand_number": _("A hand before this one is missing."),
+    "duplicate_hand": _("This hand repeats the hand that decided the previous game."),
+    "idempotency_key_reused": _("This hand was already sent for another match."),
+    "game_in_progress": _("A game of this match is still being played."),
+    "later_games_exist": _("A later game has started: delete its hands first."),
+    "not_last_hand": _("Only the last hand of a game can be corrected this way or deleted."),
+    "invalid_option": _("The tournament's house options are not valid."),
+}
+#: A malformed or missing value, by the field it concerns.
+FIELD_WORDS = {
+    "dealer": _("Choose the dealer."),
+    "trump": _("Choose the trump."),
+    "turned_card": _("Choose the turned-up card."),
+    "tricks": _("Enter the tricks of both sides: whole numbers, 0 or more."),
+    "points": _("Enter the points of both sides: whole numbers, 0 or more."),
+    "doublings": _("Choose how many times the hand was doubled."),
+    "penalty": _("Choose the penalty and the side that broke the rule."),
+}
+#: The fields of the entry form a refusal can point at (others show above the form).
+FORM_FIELDS = ("dealer", "trump", "turned_card", "blind", "doublings", "tricks", "points", "penalty", "thrown_in",
+               "game", "number")
+
+
+def form_field(field: str | None) -> str:
+    """Return the form field a refusal's field names (``points.ns`` -> ``points``), or "" for the whole hand."""
+    if not field:
+        return ""
+    head = field.split(".")[0]
+    return head if head in FORM_FIELDS else ""
+
+
+def words_for(code: str, field: str | None, variant: scoring.Variant, state: dict | None = None) -> str:
+    """Return a refusal in plain words in the user's language."""
+    head = form_field(field)
+    if code == "invalid_input":
+        return str(FIELD_WORDS.get(head, _("This value is not valid.")))
+    if code == "dealer_out_of_turn" and state and state.get("next_dealer") and state.get("playing"):
+        return gettext("It is %(seat)s's turn to deal (%(team)s).") % {
+            "seat": labels.seat(state["next_dealer"]), "team": state.get("next_dealer_team", "")}
+    if code == "points_impossible" and field and "." in field:
+        side = field.split(".")[1]
+        if state and side in ("ns", "ew"):
+            return gettext("%(team)s cannot have these points with these tricks.") % {
+                "team": state.get(f"{side}_name", side.upper())}
+    template = CODE_WORDS.get(code)
+    if template is None:
+        return gettext("The hand was refused (%(code)s).") % {"code": code}
+    return str(template) % {"tricks": variant.tricks_per_deal, "points": variant.hand_total}
+
+
+def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None) -> list[dict]:
+    """Return a refusal (the engine's violations or a service's conflict) as a list of {code, field, message, detail}."""
+    if isinstance(exc, scoring.RuleViolation):
+        items = [(v.code, v.field, v.message) for v in exc.violations]
+    elif isinstance(exc, ServiceError):
+        items = [(exc.code, exc.field, exc.message)]
+    else:
+        raise TypeError(exc)
+    return [{"code": code, "field": form_field(field), "attr": field,
+             "message": words_for(code, field, variant, state), "detail": detail}
+            for code, field, detail in items]
+
+
+def _team_of(match: Match, seat: str) -> str:
+    team = match.ns if seat in ("N", "S") else match.ew
+    return team.name if team else ""
+
+
+def variant_form(match: Match) -> dict:
+    """Return what the entry form offers for the tournament's variant: seats, trumps, cards, calls, penalties."""
+    tournament = match.round.tournament
+    variant = tournament.variant_obj
+    rules = variant.rules(tournament.options or {})
+    deck = labels.deck_kind(variant)
+    suits = [{"code": s, "name": labels.suit_name(variant, s),
+              "symbol": labels.suit_symbol(variant, s) if deck == "french" else ""} for s in variant.suits]
+    rank_names = labels.SPANISH_RANK_NAMES if deck == "spanish" else labels.FRENCH_RANK_NAMES
+    return {
+        "slug": variant.slug,
+        "name": variant.name,
+        "seats": [{"code": s, "label": labels.seat(s), "side": "ns" if s in ("N", "S") else "ew",
+                   "team": _team_of(match, s)} for s in rules.order],
+        "order": list(rules.order),
+        "trump_mode": variant.trump_mode,
+        "suits": suits,
+        "no_trump": variant.no_trump,
+        "ranks": [{"code": r, "name": str(rank_names.get(r, r))} for r in variant.ranks],
+        "tricks_per_deal": variant.tricks_per_deal,
+        "hand_total": variant.hand_total,
+        "blind": variant.blind_multiplier > 1 and rules.blind_allowed,
+        "doublings": variant.doublings,
+        "penalties": [{"code": name, "name": str(labels.PENALTY_LABELS.get(name, name)),
+                       "help": str(labels.PENALTY_HELP.get(name, p.help))} for name, p in variant.penalties.items()],
+        "favourite": variant.favourite,
+        "albur": bool(variant.albur_points and rules.albur),
+    }
+
+
+def hand_row(hand, match: Match, variant: scoring.Variant) -> dict:
+    """Return a stored hand for the entry page's list: who dealt, trump, score and totals."""
+    trump = hand.trump or (hand.turned_card[-1:] if hand.turned_card else "")
+    return {
+        "id": hand.pk, "number": hand.number, "dealer": hand.dealer, "dealer_seat": labels.seat(hand.dealer),
+        "dealer_team": _team_of(match, hand.dealer),
+        "trump": labels.suit_name(variant, trump) if not hand.turned_card else labels.card_name(variant, hand.turned_card),
+        "score_ns": hand.score_ns, "score_ew": hand.score_ew, "total_ns": hand.total_ns, "total_ew": hand.total_ew,
+        "thrown_in": hand.thrown_in, "multiplier": hand.multiplier,
+        "labels": [str(labels.LABEL_WORDS.get(lb, lb)) for lb in hand.labels or []],
+    }
+
+
+def match_state(match: Match) -> dict:
+    """Return where a match stands for the entry form: the game and hand to enter next, its dealer, the totals."""
+    tournament = match.round.tournament
+    variant = tournament.variant_obj
+    rules = variant.rules(tournament.options or {})
+    games = list(match.games.order_by("number"))
+    current = games[-1] if games else None
+    playing = current is not None and current.status == Game.Status.PLAYING
+    hands = list(current.hands.order_by("number")) if current is not None else []
+    last = hands[-1] if hands else None
+    if playing:
+        game_number, next_number = current.number, (last.number + 1 if last else 1)
+        next_dealer = current.next_dealer or ""
+        totals = {"ns": current.total_ns, "ew": current.total_ew}
+    else:
+        game_number, next_number = (current.number + 1 if current else 1), 1
+        # A new game's first dealer is drawn at the table: suggest the seat after the last dealer.
+        next_dealer = rules.next_seat[last.dealer] if last is not None else ""
+        totals = {"ns": 0, "ew": 0}
+    decided = match.status == Match.Status.FINISHED or match.is_bye
+    return {
+        "match": match.pk,
+        "version": match.updated_at.isoformat(),
+        "status": match.status,
+        "status_label": str(labels.MATCH_STATUS.get(match.status, match.status)),
+        "decided": decided,
+        "playing": playing,
+        "game": game_number,
+        "number": next_number,
+        "next_dealer": next_dealer,
+        "next_dealer_team": _team_of(match, next_dealer) if next_dealer else "",
+        "next_multiplier": current.next_multiplier if playing else 1,
+        "totals": totals,
+        "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
+        "ns_name": match.ns.name,
+        "ew_name": match.ew.name if match.ew else "",
+        "last_hand": ({"id": last.pk, "game": current.number, "number": last.number} if last is not None else None),
+        "hands": [hand_row(h, match, variant) for h in hands],
+        "shown_game": current.number if current is not None else None,
+        "game_over_winner": (current.winner or "") if current is not None and not playing else "",
+    }
+
+
+def preview(match: Match, data) -> dict:
+    """Score ``data`` as the next hand of the match against the stored game, without storing anything.
+
+    Raises ``scoring.RuleViolation`` with the engine's refusals, as ``hand_enter`` would.
+    """
+    tournament = match.round.tournament
+    entered = scoring.Hand.from_dict(data)
+    game = match.games.order_by("-number").first()
+    if game is not None and game.status == Game.Status.PLAYING:
+        game.match = match
+        settings = game_settings(game)
+        rows = engine_hands(list(game.hands.order_by("number")))
+        game_number, number = game.number, len(rows) + 1
+    else:
+        if match.status == Match.Status.FINISHED or match.is_bye:
+            raise scoring.RuleViolation(scoring.Violation("game_over", "match", "the match is decided"))
+        settings = scoring.GameSettings(variant=tournament.variant, options=tournament.options or {},
+                                        first_dealer=entered.dealer if isinstance(entered.dealer, str) else None)
+        rows = []
+        game_number, number = (game.number + 1 if game else 1), 1
+    folded = scoring.fold_game(settings, [*rows, entered])
+    result = folded.hands[-1]
+    bonus = result.bonus
+    return {
+        "game": game_number, "number": number,
+        "score": result.score, "totals": result.totals, "multiplier": result.multiplier,
+        "bonus": ({"side": bonus.side, "points": bonus.points, "applied": bonus.applied} if bonus else None),
+        "game_winner": result.game_winner,
+        "game_winner_name": ((match.ns.name if result.game_winner == "ns" else match.ew.name)
+                             if result.game_winner in ("ns", "ew") else ""),
+        "next_dealer": result.next_dealer,
+        "labels": [str(labels.LABEL_WORDS.get(lb, lb)) for lb in result.labels],
+    }
+
+
+def _int(value, field: str, errors: list) -> int | None:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        errors.append(scoring.Violation("invalid_input", field, f"{field} must be a whole number"))
+        return None
+    return number
+
+
+def hand_from_form(post) -> dict:
+    """Return the hand typed in the entry form (a POST without JavaScript) in the api.md shape.
+
+    Raises ``scoring.RuleViolation`` (invalid_input) for a number that is not one.
+    """
+    errors: list = []
+    data: dict = {"dealer": post.get("dealer", "")}
+    if post.get("trump"):
+        data["trump"] = post["trump"]
+    rank, suit = post.get("turned_rank", ""), post.get("turned_suit", "")
+    if rank and suit:
+        data["turned_card"] = rank + suit
+    elif rank or suit:
+        errors.append(scoring.Violation("invalid_input", "turned_card", "choose the rank and the suit"))
+    if post.get("blind"):
+        data["blind"] = True
+    if post.get("doublings"):
+        data["doublings"] = _int(post["doublings"], "doublings", errors)
+    if post.get("thrown_in"):
+        data["thrown_in"] = True
+    for name in ("tricks", "points"):
+        ns, ew = post.get(f"{name}_ns", ""), post.get(f"{name}_ew", "")
+        if ns != "" or ew != "":
+            data[name] = {"ns": _int(ns, f"{name}.ns", errors), "ew": _int(ew, f"{name}.ew", errors)}
+    if post.get("penalty_type"):
+        data["penalty"] = {"type": post["penalty_type"], "side": post.get("penalty_side", "")}
+    if errors:
+        raise scoring.RuleViolation(errors)
+    return data
+
+
+def form_values(hand) -> dict:
+    """Return a stored hand as the entry form's field values (to correct it)."""
+    values = {"dealer": hand.dealer, "trump": hand.trump, "blind": hand.blind, "doublings": hand.doublings,
+              "thrown_in": hand.thrown_in, "tricks_ns": hand.tricks_ns, "tricks_ew": hand.tricks_ew,
+              "points_ns": hand.points_ns, "points_ew": hand.points_ew,
+              "penalty_type": hand.penalty_type, "penalty_side": hand.penalty_side}
+    if hand.turned_card:
+        values["turned_rank"], values["turned_suit"] = hand.turned_card[:-1], hand.turned_card[-1]
+    return values
