@@ -35,10 +35,11 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
     in_round = {t for m in matches for t in (m.ns_id, m.ew_id) if t}
     teams = [t for m in matches for t in (m.ns, m.ew) if t]
     last = tournament_rounds(tournament=tournament).last()
+    # Active entries at no table of the round (entered late, or replaced by hand): shown, and offered in the selects.
+    unplaced = [e.team for e in Entry.objects.filter(tournament=tournament, withdrawn=False)
+                .exclude(team_id__in=in_round).select_related("team__club").order_by("team__name")]
     if not started:
-        # Active entries left out of the round (entered late) can be moved in too.
-        teams += [e.team for e in Entry.objects.filter(tournament=tournament, withdrawn=False)
-                  .exclude(team_id__in=in_round).select_related("team__club")]
+        teams += unplaced
     teams.sort(key=lambda t: t.name.lower())
     return render(request, "web/workspace/organize/round.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd,
@@ -46,7 +47,7 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
         "rounds": list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True)),
         "tables": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status),
                     "error": error if error_match == m.pk else None} for m in matches],
-        "editable": not started, "teams": teams, "error": error,
+        "editable": not started, "teams": teams, "error": error, "unplaced": unplaced,
         "is_last": last is not None and last.pk == rnd.pk,
         "last_finished": last is not None and last.finished == last.tables,
     }, status=status)

@@ -128,7 +128,7 @@ def test_a_player_of_another_club_is_refused(client_of, cup, kat):
     stranger = PlayerFactory(club=ClubFactory(name="Elders"))
     response = client_of.post(url("entry-new-team", cup), {
         "club": kat.pk, "name": "Gemengd", "player_1": stranger.pk, "player_2_new": "C D"})
-    assert response.status_code == 400 and "Pick the players from the team's own club." in response.content.decode()
+    assert response.status_code == 400 and "Pick the players from the team&#x27;s own club." in response.content.decode()
     assert not Team.objects.filter(name="Gemengd").exists()
 
 

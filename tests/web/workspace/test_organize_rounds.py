@@ -73,8 +73,12 @@ def test_move_a_late_entry_into_a_table(client_of, cup):
     page = client_of.get(reverse("ws:round", args=[cup.slug, 1])).content.decode()
     assert "Laatkomer" in page  # offered in the selects
     change(client_of, cup, 4, team("Ploeg 4"), late)
-    assert tables(cup)[4] == ("Ploeg 4", "Laatkomer")
-    assert tables(cup)[5] == ("Ploeg 8", None)  # the team it replaced now has the bye
+    assert tables(cup) == {1: ("Ploeg 1", "Ploeg 5"), 2: ("Ploeg 2", "Ploeg 6"), 3: ("Ploeg 3", "Ploeg 7"),
+                           4: ("Ploeg 4", "Laatkomer")}
+    # The service leaves the team it replaced at no table: the page says so, and offers it in the selects.
+    response = client_of.get(reverse("ws:round", args=[cup.slug, 1]))
+    assert [t.name for t in response.context["unplaced"]] == ["Ploeg 8"]
+    assert "At no table: Ploeg 8" in response.content.decode()
 
 
 def test_a_forbidden_pair_is_refused_in_words_and_nothing_changes(client_of, cup):
