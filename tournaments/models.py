@@ -39,6 +39,8 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
     )
+    retired = models.BooleanField(
+        default=False, help_text="Left the club: kept for the history, no longer offered for new teams.")
 
     class Meta:
         ordering = ["name"]
@@ -55,6 +57,8 @@ class Team(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="teams")
     player_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    retired = models.BooleanField(
+        default=False, help_text="No longer playing: kept for the history, no longer offered for new entries.")
 
     class Meta:
         ordering = ["name"]

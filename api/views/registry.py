@@ -5,7 +5,9 @@ from drf_standardized_errors.openapi_validation_errors import extend_validation_
 from rest_framework import viewsets
 
 from tournaments.models import Club, Player, Team
-from tournaments.services.clubs import club_create
+from tournaments.services.clubs import (
+    club_create, player_create, player_delete, player_update, team_create, team_delete, team_update,
+)
 
 from ..filters import ClubFilter, PlayerFilter, TeamFilter
 from ..permissions import ClubMemberWrite, ClubWrite, require_club_manager
@@ -41,11 +43,21 @@ class _ClubMemberViewSet(viewsets.ModelViewSet):
     permission_classes = [ClubMemberWrite]
     conflict_methods = ("DELETE",)
 
+    # The services of tournaments.services.clubs write (the same rules as the site's club pages).
+    create_service = update_service = delete_service = None
+
     def perform_create(self, serializer):
         require_club_manager(self.request.user, serializer)
-        serializer.save()
+        serializer.instance = type(self).create_service(user=self.request.user, **serializer.validated_data)
 
-    perform_update = perform_create
+    def perform_update(self, serializer):
+        require_club_manager(self.request.user, serializer)
+        key = self.queryset.model._meta.model_name
+        serializer.instance = type(self).update_service(
+            user=self.request.user, **{key: serializer.instance}, **serializer.validated_data)
+
+    def perform_destroy(self, instance):
+        type(self).delete_service(user=self.request.user, **{self.queryset.model._meta.model_name: instance})
 
 
 @extend_schema_view(
@@ -60,6 +72,7 @@ class PlayerViewSet(_ClubMemberViewSet):
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
+    create_service, update_service, delete_service = player_create, player_update, player_delete
     search_fields = ["name", "licence"]
     ordering_fields = ["name", "club"]
 
@@ -78,5 +91,6 @@ class TeamViewSet(_ClubMemberViewSet):
     queryset = Team.objects.all()
     serializer_class = TeamSerializer
     filterset_class = TeamFilter
+    create_service, update_service, delete_service = team_create, team_update, team_delete
     search_fields = ["name"]
     ordering_fields = ["name", "club"]
