@@ -16,7 +16,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from tournaments.services.sweep import sweep_thread_start  # noqa: E402
 from web.routing import websocket_urlpatterns  # noqa: E402
+
+# Without a broker (tasks in-process) the web process runs the periodic sweep itself.
+sweep_thread_start()
 
 application = ProtocolTypeRouter({
     "http": django_application,

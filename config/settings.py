@@ -167,7 +167,9 @@ else:
 # keeps each tournament's inputs in memory between recomputes (tournaments/services/standings.py).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [Queue("celery", routing_key="celery"), Queue("standings", routing_key="standings")]
-CELERY_TASK_ROUTES = {"tournaments.standings_recompute_task": {"queue": "standings"}}
+# The sweep recomputes standings: on the standings worker, whose kept inputs it then reuses.
+CELERY_TASK_ROUTES = {"tournaments.standings_recompute_task": {"queue": "standings"},
+                      "tournaments.sweep_task": {"queue": "standings"}}
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXTENDED = True
@@ -177,6 +179,25 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# A task whose worker process dies (kill -9, out of memory) goes back to the queue: both tasks are
+# safe to run again (tournaments/tasks.py). A whole worker lost with its messages is covered by the
+# task's lease instead (TASK_LEASE_SECONDS), as Redis gives an unacknowledged message back only
+# after its visibility timeout (an hour).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# The periodic sweep (tournaments/services/sweep.py): standings whose changes waited longer than
+# STANDINGS_STALE_SECONDS are recomputed, lost tasks reported failed, never-started pair requests
+# queued again. Run by `celery -A config beat` (./dev beat) with a broker, by a thread of the web
+# process without one. A sweep not started within its interval is dropped (the next one follows).
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+STANDINGS_STALE_SECONDS = float(os.environ.get("STANDINGS_STALE_SECONDS", "10"))
+TASK_LEASE_SECONDS = float(os.environ.get("TASK_LEASE_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "tournaments.sweep_task", "schedule": SWEEP_SECONDS, "options": {"expires": SWEEP_SECONDS}},
+}
+# Fault injection for the robustness tests and bench/probe_faults.py only: a pairing (at its
+# "loading" stage, inside its transaction) or a standings recompute (before its commit) waits this
+# long, so a test can kill its worker or cut its connection mid-way. 0 (no wait) outside them.
+FAULT_TASK_DELAY_SECONDS = float(os.environ.get("FAULT_TASK_DELAY_SECONDS", "0"))
 
 # --- Django REST framework ---------------------------------------------------
 REST_FRAMEWORK = {

@@ -254,6 +254,9 @@ def round_pair_request(*, tournament: Tournament, force: bool = False, user=None
 
 def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
     """Refuse a pair request while a pairing is under way, or while the last round is unfinished (unless forced)."""
+    from tournaments.services.sweep import task_records_expire
+
+    task_records_expire(tournament=tournament)  # a pairing lost with its worker is over once its lease has passed
     if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
                                  status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
         raise Conflict("pairing_in_progress", "a pairing of this tournament is already under way")

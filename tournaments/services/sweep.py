@@ -1,0 +1,167 @@
+"""The periodic sweep: what a lost task, a dead worker or a broker outage left undone gets done.
+
+Every ``SWEEP_SECONDS`` (5 s by default):
+
+* **Standings.** A tournament with a ``StandingsChange`` row older than ``STANDINGS_STALE_SECONDS``
+  (10 s; a recompute is normally queued 2 s after a result and takes well under a second) has
+  waited too long: its recompute was lost (the broker was down when the result was stored, the
+  worker was killed mid-recompute, its database connection was cut: the recompute's transaction,
+  which deletes the rows, was rolled back). The sweep recomputes it, in its own process.
+* **Lost pairings.** A running ``TaskRecord`` whose lease has passed was lost with its worker (the
+  worker's heartbeat pushes the lease forward every third of ``TASK_LEASE_SECONDS``): it is
+  reported failed with a human reason (``worker_lost``), which lets a new request in.
+* **Pair requests that never started** (the message was lost, e.g. a Redis restarted without
+  persistence): queued again, with the same id, every ``TASK_LEASE_SECONDS``; the task starts
+  once only (tournaments/tasks.py claims the record). One still not started after
+  ``PENDING_GIVE_UP_SECONDS`` is reported failed (``not_started``): no worker is running.
+
+So every result reaches the standings within ``STANDINGS_STALE_SECONDS + SWEEP_SECONDS`` (plus one
+recompute) once the fault is over, and no pairing blocks a tournament longer than its lease.
+
+Who runs it. With a broker, Celery beat (``celery -A config beat``, ``./dev beat``) queues
+``sweep_task`` on the standings queue (the single-process standings worker, whose kept inputs it
+reuses). Without a broker (the zero-setup run, tasks in-process), the web process runs it on a
+daemon thread (``sweep_thread_start``, called by config/wsgi.py and config/asgi.py). The pair
+request itself also expires its tournament's lost tasks first (``task_records_expire``), so a new
+request is accepted as soon as the lease has passed, sweep or no sweep.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connections
+from django.db.models import Min, Q
+from django.utils import timezone
+
+from tournaments.models import StandingsChange, TaskRecord, Tournament
+
+logger = logging.getLogger(__name__)
+
+#: What a pairing lost with its worker says (``TaskRecord.error``; stored, as tasks.PAIRING_FAILED, in English:
+#: the pages show their own text for each code).
+WORKER_LOST = ("The worker running this pairing stopped before it finished (it was restarted or lost); "
+               "nothing was saved. Ask for the pairing again.")
+NOT_STARTED = "No worker started this pairing; check that the worker is running, then ask again."
+PENDING_GIVE_UP_SECONDS = 600
+
+
+def _seconds(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def task_records_expire(*, tournament: Tournament | None = None) -> int:
+    """Report failed the pairings lost with their worker, and those no worker started in time; how many."""
+    now = timezone.now()
+    records = TaskRecord.objects.all() if tournament is None else TaskRecord.objects.filter(tournament=tournament)
+    lease = timedelta(seconds=_seconds("TASK_LEASE_SECONDS", 30))
+    # A record without a lease (written before leases existed) is lost when untouched for one.
+    lost = records.filter(Q(lease_expires_at__lt=now) | Q(lease_expires_at=None, updated_at__lt=now - lease),
+                          status=TaskRecord.Status.RUNNING)
+    count = lost.update(status=TaskRecord.Status.FAILED, lease_expires_at=None, updated_at=now,
+                        error={"code": "worker_lost", "detail": WORKER_LOST, "attr": None})
+    stale = records.filter(status=TaskRecord.Status.PENDING,
+                           created_at__lt=now - timedelta(seconds=PENDING_GIVE_UP_SECONDS))
+    count += stale.update(status=TaskRecord.Status.FAILED, updated_at=now,
+                          error={"code": "not_started", "detail": NOT_STARTED, "attr": None})
+    if count:
+        logger.warning("sweep: %s pairing task(s) reported failed (worker lost or never started)", count)
+    return count
+
+
+def task_records_requeue() -> int:
+    """Queue again the pair requests that have waited a lease without starting; how many."""
+    from tournaments.tasks import round_pair_task
+
+    now = timezone.now()
+    waited = now - timedelta(seconds=_seconds("TASK_LEASE_SECONDS", 30))
+    count = 0
+    for record in TaskRecord.objects.filter(status=TaskRecord.Status.PENDING, kind=TaskRecord.Kind.ROUND_PAIR,
+                                            updated_at__lt=waited):
+        # updated_at marks the attempt: the next one comes a lease later.
+        if not TaskRecord.objects.filter(pk=record.pk, status=TaskRecord.Status.PENDING,
+                                         updated_at__lt=waited).update(updated_at=now):
+            continue
+        params = record.params or {}
+        round_pair_task.apply_async((record.tournament_id,),
+                                    {"number": params.get("number"), "force": bool(params.get("force"))},
+                                    task_id=str(record.pk))
+        count += 1
+    if count:
+        logger.warning("sweep: %s pair request(s) that never started queued again", count)
+    return count
+
+
+def standings_stale(*, older_than: float | None = None) -> list[int]:
+    """The tournaments whose oldest standings change has waited longer than ``older_than`` seconds."""
+    if older_than is None:
+        older_than = _seconds("STANDINGS_STALE_SECONDS", 10)
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    return list(StandingsChange.objects.values("tournament_id").annotate(oldest=Min("created_at"))
+                .filter(oldest__lt=cutoff).order_by("oldest").values_list("tournament_id", flat=True))
+
+
+def standings_sweep(*, older_than: float | None = None) -> list[int]:
+    """Recompute, here and now, every tournament whose standings changes have waited too long."""
+    from tournaments.services.standings import standings_recompute
+
+    done = []
+    for tournament_id in standings_stale(older_than=older_than):
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:  # deleted meanwhile (its rows go with it)
+            continue
+        try:
+            standings_recompute(tournament=tournament)
+        except Exception:
+            logger.exception("sweep: recomputing the standings of tournament %s failed", tournament_id)
+            continue
+        done.append(tournament_id)
+    if done:
+        logger.warning("sweep: recomputed the stale standings of tournament(s) %s", done)
+    return done
+
+
+def sweep_run() -> dict:
+    """One pass of the sweep; each part on its own, so one failing does not stop the others."""
+    report = {}
+    for name, part in (("tasks_failed", task_records_expire), ("tasks_requeued", task_records_requeue),
+                       ("standings", standings_sweep)):
+        try:
+            report[name] = part()
+        except Exception:
+            logger.exception("sweep: %s failed", name)
+            report[name] = None
+    return report
+
+
+_thread: threading.Thread | None = None
+_thread_lock = threading.Lock()
+
+
+def sweep_thread_start() -> bool:
+    """Start the in-process sweep (a daemon thread) when there is no broker to run Celery beat; True if started."""
+    global _thread
+    if not settings.CELERY_TASK_ALWAYS_EAGER or _seconds("SWEEP_SECONDS", 5) <= 0:
+        return False
+    with _thread_lock:
+        if _thread is not None and _thread.is_alive():
+            return False
+        _thread = threading.Thread(target=_sweep_forever, name="manille-sweep", daemon=True)
+        _thread.start()
+    return True
+
+
+def _sweep_forever() -> None:
+    interval = _seconds("SWEEP_SECONDS", 5)
+    while True:
+        time.sleep(interval)
+        try:
+            sweep_run()
+        except Exception:  # never let the thread die
+            logger.exception("sweep: pass failed")
+        finally:
+            connections.close_all()  # this thread's own connections: none held between passes
