@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for pages and JSON (the API's large answers come compressed from their cache already). BREACH: Django
+    # masks the CSRF token anew in every response and pads each gzip answer with random bytes (Django >= 4.2).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

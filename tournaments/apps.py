@@ -5,3 +5,8 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self):
+        from tournaments import versions
+
+        versions.connect()  # the version stamps follow every write (tournaments/versions.py)

@@ -69,16 +69,23 @@ def _match_summary(match: Match, current: Game | None) -> dict:
     }
 
 
-def hand_result(hand: Hand) -> dict:
-    """Return the api.md answer for a stored hand: the hand, its result and where the match stands."""
+def hand_result(hand: Hand, *, current: bool = False) -> dict:
+    """Return the api.md answer for a stored hand: the hand, its result and where the match stands.
+
+    ``current``: ``hand.game`` is the match's last game and ``hand.game.match`` the match, both as just
+    saved (the hand services' answer), so nothing is read again.
+    """
     game = hand.game
-    match = Match.objects.get(pk=game.match_id)
-    current = match.games.order_by("-number").first()
+    if current:
+        match, current_game = game.match, game
+    else:
+        match = Match.objects.get(pk=game.match_id)
+        current_game = match.games.order_by("-number").first()
     return {
         **hand_computed(hand),
         "game": game.number,
         "game_id": game.pk,
-        "match": {"id": match.pk, **_match_summary(match, current)},
+        "match": {"id": match.pk, **_match_summary(match, current_game)},
     }
 
 

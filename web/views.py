@@ -2,9 +2,12 @@
 
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
-from django.http import HttpResponseNotModified
+from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+
+from tournaments import versions
 
 from . import pages, regions
 
@@ -12,22 +15,42 @@ STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", 
                     default=Value(2), output_field=IntegerField())
 
 
-def _live_page(request, template, ctx):
-    """Render a page built around a live region with an ETag derived from the region; 304 while it is unchanged."""
-    region = ctx["region"]
-    # The header names the signed-in user and its forms carry the CSRF secret (rotated at sign-in): a page sent
-    # to another user, or to this browser before it signed in or out, is never answered 304.
-    user = f"{request.user.pk}:{request.user.get_username()}" if request.user.is_authenticated else "0"
-    user = f"{user}:{request.META.get('CSRF_COOKIE', '')}"
+def _live_page(request, template, ctx, keys=(), fill=None):
+    """Render a page built around a live region with a strong ETag; 304 while it is unchanged.
+
+    ``keys``: the version stamps (``tournaments.versions``) of what the page shows. With them the ETag
+    is made of the stamps, so a 304 is answered before ``fill(ctx)`` builds the region (and the page).
+    Without them (or the cache unavailable), the ETag is derived from the region's rendering.
+    """
     t = ctx["tournament"]
     # The page around the region shows the tournament's header (status, round, settings): they count too.
     header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
-    etag = regions.etag_of(f"{region['etag']}|{request.path}|{request.GET.urlencode()}|{user}|{header!r}",
-                           request.LANGUAGE_CODE)
-    if regions.etag_matches(request, etag):
-        response = HttpResponseNotModified()
-    else:
-        response = render(request, template, ctx)
+
+    def tag(version: str) -> str:
+        # The header names the signed-in user and its forms carry the CSRF secret (rotated at sign-in): a page
+        # sent to another user, or to this browser before it signed in or out, is never answered 304. Taken again
+        # after rendering: a first page sets the CSRF cookie its browser sends the next time.
+        user = f"{request.user.pk}:{request.user.get_username()}" if request.user.is_authenticated else "0"
+        user = f"{user}:{request.META.get('CSRF_COOKIE', '')}"
+        page = f"{version}|{request.path}|{request.GET.urlencode()}|{user}|{header!r}"
+        return regions.etag_of(page, request.LANGUAGE_CODE)
+
+    stamp = versions.stamps(*keys) if keys else None
+    if stamp is not None:
+        etag = tag(f"v{stamp}")
+        # Exactly this tag (not *): the page behind it may not exist, which only building it tells.
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return _live_headers(HttpResponseNotModified(), etag)
+    if fill is not None:
+        fill(ctx)
+    version = f"v{stamp}" if stamp is not None else ctx["region"]["etag"]
+    if stamp is None and regions.etag_matches(request, tag(version)):
+        return _live_headers(HttpResponseNotModified(), tag(version))
+    response = render(request, template, ctx)
+    return _live_headers(response, tag(version))
+
+
+def _live_headers(response, etag):
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
@@ -65,8 +88,12 @@ def tournament(request, slug):
 
 def standings(request, slug):
     tournament, ctx = _tournament_context(request, slug, "standings")
-    ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
-    return _live_page(request, "web/standings.html", ctx)
+
+    def fill(ctx):
+        ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
+
+    keys = (versions.standings_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
+    return _live_page(request, "web/standings.html", ctx, keys, fill)
 
 
 def clubs(request, slug):
@@ -78,14 +105,20 @@ def clubs(request, slug):
 def rounds(request, slug, number=None):
     """A round's tables (the current round by default), with links to the others."""
     tournament, ctx = _tournament_context(request, slug, "rounds")
-    all_rounds = pages.rounds_of(tournament)
-    rnd = pages.round_or_404(tournament, number) if number else (all_rounds[-1] if all_rounds else None)
-    ctx["rounds"] = all_rounds
-    ctx["round"] = rnd
-    if rnd:
-        ctx["region"] = regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd)
-        return _live_page(request, "web/rounds.html", ctx)
-    return render(request, "web/rounds.html", ctx)
+    if not tournament.current_round:  # no round yet: nothing live
+        if number:
+            raise Http404
+        ctx.update(rounds=[], round=None)
+        return render(request, "web/rounds.html", ctx)
+
+    def fill(ctx):
+        all_rounds = pages.rounds_of(tournament)
+        rnd = pages.round_or_404(tournament, number) if number else all_rounds[-1]
+        ctx.update(rounds=all_rounds, round=rnd,
+                   region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd))
+
+    keys = (versions.results_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
+    return _live_page(request, "web/rounds.html", ctx, keys, fill)
 
 
 def teams(request, slug):
@@ -102,20 +135,27 @@ def team(request, slug, team_id):
 
 def match(request, slug, match_id):
     tournament, ctx = _tournament_context(request, slug, "rounds")
-    board = pages.match_board(tournament, match_id)
-    ctx["board"] = board
-    ctx["region"] = regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board)
-    return _live_page(request, "web/match.html", ctx)
+
+    def fill(ctx):
+        board = pages.match_board(tournament, match_id)
+        ctx.update(board=board, region=regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board))
+
+    keys = (versions.match_key(match_id), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
+    return _live_page(request, "web/match.html", ctx, keys, fill)
 
 
 def wall(request, slug):
     """The hall's projector: large type, the current round's tables and the standings in turn, kept live."""
     tournament = pages.tournament_or_404(request.user, slug)
     seconds = request.GET.get("seconds", "")
-    ctx = {"tournament": tournament,
-           "region": regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament),
-           "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
-    return _live_page(request, "web/wall.html", ctx)
+    ctx = {"tournament": tournament, "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
+
+    def fill(ctx):
+        ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
+
+    keys = (versions.results_key(tournament.pk), versions.standings_key(tournament.pk),
+            versions.tournament_key(tournament.pk), versions.NAMES_KEY)
+    return _live_page(request, "web/wall.html", ctx, keys, fill)
 
 
 def variant(request, slug):

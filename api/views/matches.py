@@ -2,16 +2,17 @@
 
 import re
 
+from django.db.models import Exists, OuterRef, Value
 from django.http import Http404
-from django.utils.cache import patch_cache_control
-from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from tournaments.models import Game, Hand
-from tournaments.selectors import hand_computed, hand_result, match_scoreboard, scoreboard_etag
+from tournaments import versions
+from tournaments.access import is_unscoped
+from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.selectors import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
 
@@ -23,6 +24,7 @@ from ..serializers.matches import (
     HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
 )
 from .common import plain
+from .conditional import versioned
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -70,19 +72,12 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
         responses={200: ScoreboardSerializer, 304: OpenApiResponse(description="Not modified since the ETag.")},
     )
     def retrieve(self, request, pk=None):
-        if not visible_matches(request.user).filter(pk=pk).exists():
+        tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
+        tournament_id = tournament_id.first()
+        if tournament_id is None:
             raise Http404
-        data = match_scoreboard(match_id=int(pk))
-        etag = scoreboard_etag(data)
-        given = request.headers.get("If-None-Match")
-        if given and (given.strip() == "*" or etag in parse_etags(given)
-                      or ("W/" + etag) in parse_etags(given)):
-            response = Response(status=status.HTTP_304_NOT_MODIFIED)
-        else:
-            response = Response(data)
-        response["ETag"] = etag
-        patch_cache_control(response, no_cache=True)
-        return response
+        keys = (versions.match_key(int(pk)), versions.tournament_key(tournament_id), versions.NAMES_KEY)
+        return versioned(request, keys, ("scoreboard", pk), lambda: match_scoreboard(match_id=int(pk)))
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
@@ -90,7 +85,6 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
                    examples=[EXAMPLE_BELGIAN_HAND, EXAMPLE_SPANISH_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL])
     @action(detail=True, methods=["post"])
     def hands(self, request, pk=None):
-        match = self.get_object()
         body = HandEnterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = plain(body.validated_data)
@@ -104,12 +98,33 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
                         "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
                         code="invalid")]})
             key = f"{request.user.pk}:{key}"
-        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=key, number=number,
-                                    game_number=game_number)
-        response = Response(hand_result(hand), status=status.HTTP_201_CREATED)
+        # One statement finds the match among those the user may see, locks it and tells whether they keep
+        # its score (the queries of get_object() and ResultWrite, under the lock).
+        try:
+            hand, created = hand_enter(match_id=int(pk), data=data, user=request.user, idempotency_key=key,
+                                        number=number, game_number=game_number,
+                                        lock_from=self._score_keeping(request.user),
+                                        authorize=lambda match: self._may_keep_score(request, match))
+        except Match.DoesNotExist:
+            raise Http404 from None
+        response = Response(hand_result(hand, current=created), status=status.HTTP_201_CREATED)
         if not created:
             response["Idempotent-Replayed"] = "true"
         return response
+
+    def _score_keeping(self, user):
+        """The matches ``user`` may see, each annotated ``keeps_score``: may they enter its results (ResultWrite)."""
+        matches = visible_matches(user)
+        if is_unscoped(user):
+            return matches.annotate(keeps_score=Value(True))
+        through = Tournament.organizers.through, Tournament.scorekeepers.through
+        return matches.annotate(keeps_score=(
+            Exists(through[0].objects.filter(user_id=user.pk, tournament_id=OuterRef("round__tournament_id")))
+            | Exists(through[1].objects.filter(user_id=user.pk, tournament_id=OuterRef("round__tournament_id")))))
+
+    def _may_keep_score(self, request, match) -> None:
+        if not match.keeps_score:
+            self.permission_denied(request)
 
     @extend_schema(summary="Start the match's next game with the dealer drawn at the table",
                    description="Optional: entering a hand starts the game with its dealer as first dealer. "

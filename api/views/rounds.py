@@ -5,10 +5,11 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments import versions
 from tournaments.models import Match, Round, TaskRecord
 from tournaments.selectors_standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
@@ -18,9 +19,23 @@ from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
 )
+from .conditional import versioned
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
+LIMIT = OpenApiParameter("limit", int, required=False,
+                         description="Only this many rows from the offset (the top N with no offset); all when absent.")
+OFFSET = OpenApiParameter("offset", int, required=False, description="Rows to skip first (0 when absent).")
+
+
+class LimitSerializer(serializers.Serializer):
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=100000)
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=100000)
+
+
+def _round_keys(tournament_id: int) -> tuple[str, ...]:
+    """What a round's tables show: its matches' results, the rounds, the tournament, the names."""
+    return (versions.results_key(tournament_id), versions.tournament_key(tournament_id), versions.NAMES_KEY)
 
 
 @extend_schema_view(
@@ -41,6 +56,17 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         matches = Prefetch("matches", queryset=Match.objects.select_related("ns__club", "ew__club").order_by("table"))
         return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
 
+    def list(self, request, tournament_id=None):
+        tournament = self.get_tournament()
+        return versioned(request, _round_keys(tournament.pk), ("rounds", tournament.pk, request.build_absolute_uri()),
+                         lambda: super(RoundViewSet, self).list(request, tournament_id=tournament_id).data)
+
+    def retrieve(self, request, tournament_id=None, number=None):
+        tournament = self.get_tournament()
+        return versioned(request, _round_keys(tournament.pk), ("round", tournament.pk, number),
+                         lambda: super(RoundViewSet, self).retrieve(request, tournament_id=tournament_id,
+                                                                    number=number).data)
+
     @extend_schema(summary="Pair the next round (in a worker)", parameters=[TOURNAMENT_ID],
                    request=RoundPairRequestSerializer, responses={202: TaskAcceptedSerializer})
     def create(self, request, tournament_id=None):
@@ -57,10 +83,22 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
 class StandingsView(TournamentChildMixin, APIView):
     """The tournament's standings, as last computed."""
 
-    @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID],
+    @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
                    responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
-        return Response(StandingsSerializer(standings_for(self.get_tournament())).data)
+        tournament = self.get_tournament()
+        query = LimitSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        limit, offset = query.validated_data.get("limit"), query.validated_data.get("offset", 0)
+        keys = (versions.standings_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
+
+        def build():
+            data = standings_for(tournament)
+            if limit is not None or offset:
+                data["rows"] = data["rows"][offset:None if limit is None else offset + limit]
+            return StandingsSerializer(data).data
+
+        return versioned(request, keys, ("standings", tournament.pk, limit, offset), build)
 
 
 class TaskView(APIView):

@@ -3,6 +3,7 @@
 import scoring
 from django.db import transaction
 
+from tournaments import versions
 from tournaments.models import Game, Match, Round
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
@@ -12,15 +13,22 @@ def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
     return scoring.RuleViolation([scoring.Violation(code=code, field=field, message=message)])
 
 
-def match_lock(match_id: int) -> Match:
-    """Return the match row locked for update, with its round and tournament."""
-    return Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match_id)
+def match_lock(match_id: int, matches=None) -> Match:
+    """Return the match row locked for update, with its round and tournament (from ``matches``: a queryset)."""
+    matches = Match.objects if matches is None else matches
+    return matches.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match_id)
 
 
-def match_refresh_result(match: Match) -> None:
-    """Recompute games won, winner, status and game points of a locked match from its games, and save it."""
+def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
+    """Recompute games won, winner, status and game points of a locked match from its games, and save it.
+
+    ``games``: the match's games in order, as the caller holds them (under the lock); read when not given.
+    """
     tournament = match.round.tournament
-    games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
+    if games is None:
+        games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
+    else:
+        games = [(g.status, g.winner, g.total_ns, g.total_ew) for g in games]
     winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
     result = scoring.fold_match(tournament.effective_best_of, winners)
     match.games_won_ns = result.games_won["ns"]
@@ -39,6 +47,7 @@ def match_refresh_result(match: Match) -> None:
                               "updated_at"])
     if match.status != was:
         round_refresh_status(match.round_id)
+        versions.results_changed(tournament.pk)  # the round's status, shown with its tables
 
 
 def round_refresh_status(round_id: int) -> None:
@@ -61,13 +70,18 @@ def game_start(*, match: Match, first_dealer: str, favourite: str = "", albur: s
     return _game_start_locked(match=match, first_dealer=first_dealer, favourite=favourite, albur=albur)
 
 
-def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "") -> Game:
+def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "",
+                       games: list[Game] | None = None) -> Game:
+    """Start the next game of a locked match; ``games``: its games in order when the caller holds them (appended to)."""
     if match.is_bye:
         raise _violation("game_over", "match", "a bye has no games to play")
     if match.status == Match.Status.FINISHED:
         raise _violation("game_over", "match",
                          f"the match is decided: {match.games_won_ns}–{match.games_won_ew} in games")
-    last = match.games.order_by("-number").first()
+    if games is None:
+        last = match.games.order_by("-number").first()
+    else:
+        last = games[-1] if games else None
     if last is not None and last.status != Game.Status.FINISHED:
         raise Conflict("game_in_progress", f"game {last.number} of this match is still being played")
     game = Game(match=match, number=(last.number + 1) if last else 1, first_dealer=first_dealer,
@@ -79,5 +93,7 @@ def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", 
     game.next_dealer = folded.next_dealer or first_dealer
     game.next_multiplier = folded.next_multiplier
     game.save()
-    match_refresh_result(match)  # status, round status and game points (an albur scores before any hand)
+    if games is not None:
+        games.append(game)
+    match_refresh_result(match, games)  # status, round status and game points (an albur scores before any hand)
     return game

@@ -5,10 +5,11 @@ game through the rules engine (a pure function of the game's settings and its ha
 comes back, and refuses what the engine refuses with its codes.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import scoring
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 from tournaments.models import Game, Hand, Match
 from tournaments.services.errors import Conflict
@@ -59,15 +60,15 @@ def _save_hand(hand: Hand, user, reason: str, update_fields: list[str] | None = 
         hand.save(update_fields=[*update_fields, "updated_at"])
 
 
-def _current_game(match: Match, dealer: str | None) -> Game:
+def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
     """Return the game in progress, starting the next one when the last is finished and the match is not."""
-    game = match.games.order_by("-number").first()
+    game = games[-1] if games else None
     if game is not None and game.status == Game.Status.PLAYING:
         return game
     if match.status == Match.Status.FINISHED:
         raise _violation("game_over", "match",
                          f"the match is decided: {match.games_won_ns}–{match.games_won_ew} in games")
-    return _game_start_locked(match=match, first_dealer=dealer or "")
+    return _game_start_locked(match=match, first_dealer=dealer or "", games=games)
 
 
 def _same_input(row: Hand, entered: scoring.Hand) -> bool:
@@ -78,23 +79,23 @@ def _same_input(row: Hand, entered: scoring.Hand) -> bool:
         return False
 
 
-def _refuse_repeated_deciding_hand(match: Match, entered: scoring.Hand) -> None:
+def _refuse_repeated_deciding_hand(games: list[Game], rows: list[Hand], entered: scoring.Hand) -> None:
     """Refuse (409 ``duplicate_hand``) a hand that would open a game and repeats the previous game's last hand.
 
     A retried request (a lost answer, a double tap) of the hand that decided a game must not be
     stored again as the first hand of the next game. Within a game a repeat is refused anyway
     (the dealer is out of turn); the first hand of a game has a free dealer, hence this check. A
     client that really means it names the hand (``number`` 1, or ``game`` and ``number``).
+    ``games``: the match's games in order; ``rows``: the hands of the last one when it is playing.
     """
-    games = list(match.games.order_by("-number")[:2])
     if not games:
         return
-    if games[0].status == Game.Status.PLAYING:
-        if games[0].hands.exists() or len(games) < 2:
+    if games[-1].status == Game.Status.PLAYING:
+        if rows or len(games) < 2:
             return  # the hand continues a game: not the first hand of one
-        previous = games[1]  # a game started (POST .../games/) but still empty
+        previous = games[-2]  # a game started (POST .../games/) but still empty
     else:
-        previous = games[0]  # the hand would start the next game
+        previous = games[-1]  # the hand would start the next game
     last = previous.hands.order_by("-number").first()
     if last is not None and _same_input(last, entered):
         raise Conflict("duplicate_hand",
@@ -103,31 +104,66 @@ def _refuse_repeated_deciding_hand(match: Match, entered: scoring.Hand) -> None:
                        "send its number (1)", field="number")
 
 
-@transaction.atomic
-def hand_enter(*, match: Match, data: Mapping, user=None, idempotency_key: str | None = None,
-               number: int | None = None, game_number: int | None = None) -> tuple[Hand, bool]:
+class _Clash(Exception):
+    """A unique constraint refused the new hand (its number, or its idempotency key): answered after the rollback."""
+
+    def __init__(self, number: int, game_number: int):
+        super().__init__(number, game_number)
+        self.number, self.game_number = number, game_number
+
+
+def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempotency_key: str | None = None,
+               number: int | None = None, game_number: int | None = None, match_id: int | None = None,
+               lock_from: QuerySet | None = None, authorize: Callable[[Match], None] | None = None,
+               ) -> tuple[Hand, bool]:
     """Enter the next hand of the match's game in progress; return the hand and whether it was stored now.
 
     Without an idempotency key, a number or a game number, a hand that would be the first of a
     game and repeats the hand that decided the previous game is refused as a duplicate (409).
+
+    The match (``match`` or ``match_id``) is locked first, read from ``lock_from`` (default: every
+    match; the API passes the matches its user may see, ``Match.DoesNotExist`` otherwise) with its
+    round and tournament; ``authorize(match)`` may then refuse. The returned hand's ``game`` is its
+    game as saved and ``game.match`` the match as saved, both current (the game is the match's last).
+
+    An idempotency key costs nothing while it is new: the hand is inserted with it, and only a
+    refusal (the unique key, or a rule a retry breaks once its first attempt is stored) looks for
+    the hand stored under it, after the rollback, and answers that one.
     """
-    match = match_lock(match.pk)
-    # Checked after the lock: a retry racing its first attempt sees the first one's committed hand.
-    if idempotency_key:
-        existing = Hand.objects.select_related("game").filter(idempotency_key=idempotency_key).first()
-        if existing is not None:
-            if existing.game.match_id != match.pk:
-                raise Conflict("idempotency_key_reused",
-                               "this Idempotency-Key was already used for a hand of another match")
-            return existing, False
+    pk = match.pk if match is not None else match_id
+    try:
+        return _hand_enter(pk, data, user, idempotency_key, number, game_number, lock_from, authorize)
+    except (_Clash, Conflict, scoring.RuleViolation) as exc:
+        if idempotency_key:
+            existing = Hand.objects.select_related("game").filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                if existing.game.match_id != pk:
+                    raise Conflict("idempotency_key_reused",
+                                   "this Idempotency-Key was already used for a hand of another match") from exc
+                return existing, False
+        if isinstance(exc, _Clash):
+            raise Conflict("hand_exists", f"hand {exc.number} of game {exc.game_number} was entered meanwhile",
+                           field="number") from exc
+        raise
+
+
+@transaction.atomic
+def _hand_enter(pk, data, user, idempotency_key, number, game_number, lock_from, authorize) -> tuple[Hand, bool]:
+    match = match_lock(pk, lock_from)
+    if authorize is not None:
+        authorize(match)
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
+    games = list(match.games.order_by("number"))
+    last = games[-1] if games else None
+    rows = list(last.hands.order_by("number")) if last is not None and last.status == Game.Status.PLAYING else []
     if number is None and game_number is None:
-        _refuse_repeated_deciding_hand(match, entered)
-    game = _current_game(match, entered.dealer)
+        _refuse_repeated_deciding_hand(games, rows, entered)
+    game = _current_game(match, games, entered.dealer)
+    if game is not last:
+        rows = []  # a new game
     if game_number is not None and game_number != game.number:
         raise Conflict("game_number",
                        f"the hand would be entered in game {game.number}, not game {game_number}", field="game")
-    rows = list(game.hands.order_by("number"))
     next_number = rows[-1].number + 1 if rows else 1
     if number is not None and number < next_number:
         raise Conflict("hand_exists",
@@ -143,12 +179,11 @@ def hand_enter(*, match: Match, data: Mapping, user=None, idempotency_key: str |
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
     try:
-        with transaction.atomic():
-            _save_hand(hand, user, "entered")
-    except IntegrityError as exc:
-        raise Conflict("hand_exists", f"hand {next_number} of game {game.number} was entered meanwhile") from exc
+        _save_hand(hand, user, "entered")
+    except IntegrityError as exc:  # no savepoint: the transaction is rolled back, then answered (hand_enter)
+        raise _Clash(next_number, game.number) from exc
     _store_game(game, folded)
-    match_refresh_result(match)
+    match_refresh_result(match, games)
     _result_changed(match)
     return hand, True
 

@@ -1,0 +1,87 @@
+"""Conditional and cached answers: 304 from the version stamps, bodies kept per version (tournaments.versions).
+
+``versioned(request, keys, parts, build)`` answers a GET whose body depends only on the writes the
+stamps ``keys`` follow and on ``parts`` (the path's ids, the query, the language):
+
+* the ETag is made of the stamps and ``parts``, so a 304 reads the stamps (one cache round trip)
+  and never builds the body;
+* otherwise the rendered JSON is read from the cache under that ETag, or built once by ``build()``
+  and kept there (with its gzip compression, served to clients that accept it);
+* when the cache is unavailable the body is built and its hash is the ETag, as before the stamps.
+
+Who may see the answer is checked by the caller first: the cached body is the same for all who may.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from rest_framework.renderers import JSONRenderer
+
+from tournaments import versions
+
+BODY_TIMEOUT = 3600  # a body outlives its version at most an hour (a new stamp never reads it again)
+GZIP_MIN = 1024      # smaller bodies are sent as they are
+_GZIP = re.compile(r"\bgzip\b")
+
+
+def not_modified(request, etag: str) -> bool:
+    """Tell whether the request's If-None-Match names ``etag`` (or ``*``)."""
+    given = request.headers.get("If-None-Match")
+    if not given:
+        return False
+    tags = parse_etags(given)
+    return "*" in tags or etag in tags or f"W/{etag}" in tags
+
+
+def _answer(request, etag: str, body: bytes | None, packed: bytes | None) -> HttpResponse:
+    if body is None:
+        response = HttpResponse(status=304)
+    elif packed is not None and _GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(packed, content_type="application/json")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    if packed is not None or body is None:
+        patch_vary_headers(response, ["Accept-Encoding"])
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def _pack(body: bytes) -> bytes | None:
+    return gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN else None
+
+
+def versioned(request, keys: tuple[str, ...], parts: tuple, build) -> HttpResponse:
+    """Answer a JSON GET by its version stamps (module docstring); ``build()`` returns the JSON-ready data."""
+    lang = getattr(request, "LANGUAGE_CODE", "")
+    stamp = versions.stamps(*keys)
+    if stamp is None:  # no cache: the body's own hash, built every time
+        body = JSONRenderer().render(build())
+        etag = '"%s"' % hashlib.sha256(body).hexdigest()[:40]
+        if not_modified(request, etag):
+            return _answer(request, etag, None, None)
+        return _answer(request, etag, body, _pack(body))
+    etag = versions.etag(stamp, lang, *parts)
+    if not_modified(request, etag):
+        return _answer(request, etag, None, None)
+    key = f"body:{etag.strip(chr(34))}"
+    try:
+        kept = cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache went away meanwhile: build
+        kept = None
+    if kept is None:
+        body = JSONRenderer().render(build())
+        kept = (body, _pack(body))
+        try:
+            cache.set(key, kept, timeout=BODY_TIMEOUT)
+        except Exception:  # noqa: BLE001
+            pass
+    return _answer(request, etag, *kept)

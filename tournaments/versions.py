@@ -1,0 +1,199 @@
+"""Version stamps: what a conditional GET compares, and what a cached answer is keyed by, without reading it.
+
+A stamp is a short random token kept in the cache (Redis in production, so every web process and
+worker shares it; the local-memory cache in the zero-setup run, a single process). Every committed
+write that can change an answer replaces the token of its scope with a new one; an ETag made of
+the tokens therefore changes with every such write, and an answer cached under them is rebuilt
+once per change. A token is never counted up, only replaced, so a stamp lost by the cache (an
+eviction, a restarted Redis) comes back as a new random token: the next request misses, never
+sees a stale answer.
+
+Scopes (``key``):
+
+* ``m:<match id>``       the match scoreboard: a match saved or deleted (every hand entered, corrected
+                         or deleted saves its match), a game started;
+* ``tr:<tournament id>`` the tournament's results: any of its matches saved or deleted, a round paired,
+                         deleted or renumbered (the round and wall pages, the rounds API);
+* ``st:<tournament id>`` its standings: a recompute (the snapshot is saved with every one);
+* ``t:<tournament id>``  the tournament itself and its entries (names, settings, status, the rounds);
+* ``names``              clubs, players and teams, whose names every answer shows: renamed anywhere.
+
+Writes are found by model signals (``connect``, from ``TournamentsConfig.ready``: every path, the
+admin and the workers included; a pairing creates its round, every hand saves its match, every
+standings recompute its snapshot) and by the services that write with ``update()`` (a round's
+status: ``tournaments.services.games``). A bump replaces the token at the write and again on
+commit (``bump``). Reads take the stamp first and the data after it, so an answer cached under
+the stamp that follows the commit is never older than the commit. When the cache cannot be reached, ``stamps`` answers None and callers build the
+answer as if no stamp existed (and compare ETags of the body, as before).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import uuid
+
+from django.core.cache import cache
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+NAMES = "names"
+_LOG_EVERY = 60.0
+_last_logged = [0.0]
+
+
+def match_key(match_id: int) -> str:
+    return f"v:m:{match_id}"
+
+
+def results_key(tournament_id: int) -> str:
+    return f"v:tr:{tournament_id}"
+
+
+def standings_key(tournament_id: int) -> str:
+    return f"v:st:{tournament_id}"
+
+
+def tournament_key(tournament_id: int) -> str:
+    return f"v:t:{tournament_id}"
+
+
+NAMES_KEY = f"v:{NAMES}"
+
+
+def _token() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+def _unavailable(what: str) -> None:
+    now = time.monotonic()
+    if now - _last_logged[0] >= _LOG_EVERY:
+        _last_logged[0] = now
+        logger.warning("version stamps: the cache is unavailable (%s); answers are built in full", what,
+                       exc_info=True)
+
+
+def stamps(*keys: str) -> str | None:
+    """Return the current stamps of ``keys`` joined into one string, or None when the cache is unavailable.
+
+    A key the cache does not hold gets a new random token (``add``: when two processes race, both
+    read the one that won).
+    """
+    try:
+        found = cache.get_many(keys)
+        missing = [k for k in keys if k not in found]
+        if missing:
+            for key in missing:
+                cache.add(key, _token(), timeout=None)
+            found.update(cache.get_many(missing))
+            if any(k not in found for k in keys):
+                return None
+    except Exception:  # noqa: BLE001 - Redis down or timing out: no stamps, full answers
+        _unavailable("read")
+        return None
+    return ".".join(str(found[k]) for k in keys)
+
+
+def etag(stamp: str, *parts) -> str:
+    """A strong ETag from a stamp and whatever else changes the body (language, path, viewer...)."""
+    raw = "|".join([stamp, *(str(p) for p in parts)])
+    return '"v%s"' % hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
+
+
+def bump_now(*keys: str) -> None:
+    """Replace the stamps of ``keys`` now (a failure is logged: the keys may then serve stale until they expire)."""
+    try:
+        token = _token()
+        cache.set_many({k: token for k in keys}, timeout=None)
+    except Exception:  # noqa: BLE001
+        _unavailable("write")
+        try:  # a key that cannot be replaced must at least not stay: a missing key is a fresh stamp
+            cache.delete_many(keys)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def bump(*keys: str) -> None:
+    """Replace the stamps of ``keys`` now and again when the current transaction commits.
+
+    Now, so that a reader inside this transaction (a test, a service answering) sees the change; and
+    on commit, so that an answer built from the old rows under the first new stamp (a reader that
+    came between the two) is never served again. Outside a transaction, once.
+    """
+    if not keys:
+        return
+    if transaction.get_connection().in_atomic_block:
+        bump_now(*keys)
+    transaction.on_commit(lambda: bump_now(*keys))
+
+
+def match_changed(match_id: int, tournament_id: int | None) -> None:
+    bump(match_key(match_id), *((results_key(tournament_id),) if tournament_id else ()))
+
+
+def results_changed(tournament_id: int) -> None:
+    bump(results_key(tournament_id), tournament_key(tournament_id))
+
+
+def standings_changed(tournament_id: int) -> None:
+    bump(standings_key(tournament_id))
+
+
+def tournament_changed(tournament_id: int) -> None:
+    bump(tournament_key(tournament_id))
+
+
+def names_changed() -> None:
+    bump(NAMES_KEY)
+
+
+# -- signals ------------------------------------------------------------------------------------------------------------
+
+def _match_tournament_id(match) -> int | None:
+    """The tournament of a match, from its loaded round when there is one (the hand services load it)."""
+    rnd = match._state.fields_cache.get("round")
+    if rnd is not None:
+        return rnd.tournament_id
+    from tournaments.models import Round
+
+    return Round.objects.filter(pk=match.round_id).values_list("tournament_id", flat=True).first()
+
+
+def _on_match(sender, instance, **kwargs):
+    match_changed(instance.pk, _match_tournament_id(instance))
+
+
+def _on_round(sender, instance, **kwargs):
+    results_changed(instance.tournament_id)
+
+
+def _on_tournament_child(sender, instance, **kwargs):
+    tournament_changed(instance.tournament_id)
+
+
+def _on_tournament(sender, instance, **kwargs):
+    tournament_changed(instance.pk)
+
+
+def _on_snapshot(sender, instance, **kwargs):
+    standings_changed(instance.tournament_id)
+
+
+def _on_name(sender, instance, **kwargs):
+    names_changed()
+
+
+def connect() -> None:
+    """Connect the model signals that bump the stamps (once, from ``TournamentsConfig.ready``)."""
+    from django.db.models.signals import post_delete, post_save
+
+    from tournaments import models as m
+
+    receivers = [(_on_match, m.Match), (_on_round, m.Round), (_on_tournament, m.Tournament),
+                 (_on_tournament_child, m.Entry), (_on_snapshot, m.StandingsSnapshot),
+                 (_on_name, m.Club), (_on_name, m.Player), (_on_name, m.Team)]
+    for name, signal in (("save", post_save), ("delete", post_delete)):
+        for receiver, model in receivers:
+            signal.connect(receiver, sender=model, dispatch_uid=f"versions-{model.__name__}-{name}")
