@@ -96,6 +96,11 @@ _REGISTRY = "Reading needs no authentication. Writing needs a manager of the clu
 DESCRIPTIONS = {
     "v1_auth_token_create": "Exchange a username and password for the user's API token. Send the token on every "
                             "write as `Authorization: Token <key>`. Throttled more strictly than other writes.",
+    "v1_auth_logout_create": "Sign out: revoke the token this request is sent with. Your other devices' tokens "
+                              "stay valid.",
+    "v1_auth_tokens_list": "Your tokens, newest first: an id (the key's first characters), the device name, when it "
+                           "was issued and when it expires. Never a key.",
+    "v1_auth_tokens_destroy": "Revoke one of your tokens by its id (a lost phone, a device you no longer use).",
     "v1_auth_me_retrieve": "Who you are: your user, the clubs you manage, the tournaments you organize and those "
                            "you keep score of.",
     "v1_variants_list": "The six variants of the rules engine: deck, card points, tricks, targets, trump mode and "

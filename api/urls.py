@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from rest_framework.routers import DefaultRouter
 
-from .views.auth import MeView, TokenView
+from .views.auth import LogoutView, MeView, TokenDetailView, TokenListView, TokenView
 from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
@@ -27,6 +27,9 @@ router.register("hands", HandViewSet, basename="hand")
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
     path("auth/me/", MeView.as_view(), name="me"),
+    path("auth/logout/", LogoutView.as_view(), name="logout"),
+    path("auth/tokens/", TokenListView.as_view(), name="tokens"),
+    re_path(r"^auth/tokens/(?P<token_id>[0-9a-zA-Z_-]{1,40})/$", TokenDetailView.as_view(), name="token-detail"),
     re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/standings/$", StandingsView.as_view(),
             name="standings"),
     path("tasks/<uuid:task_id>/", TaskView.as_view(), name="task-detail"),

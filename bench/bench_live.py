@@ -191,11 +191,11 @@ def bench_urls(redis_db: int) -> tuple[str, str, str]:
 def load_data():
     """A public Belgian tournament of 8 teams, round 1 paired; a superuser's API token."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+    from api.models import AuthToken
 
     _, matches = paired_tournament(name="Live bench", slug="live-bench", club="Bench club", teams=8)
     user = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench")
-    return Token.objects.create(user=user).key, matches
+    return AuthToken.objects.create(user)[1], matches
 
 
 def wait_up(base: str, server: subprocess.Popen, timeout: float = 60) -> None:

@@ -75,12 +75,12 @@ def load_data(teams: int):
 
     django.setup()
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+    from api.models import AuthToken
 
     tournament, matches = paired_tournament(name="Fault probe", slug="fault-probe", club="Probe club", teams=teams)
     user = get_user_model().objects.create_user("probe", "probe@example.org", "probe-password-1")
     tournament.scorekeepers.add(user)
-    return Token.objects.create(user=user).key, matches
+    return AuthToken.objects.create(user)[1], matches
 
 
 def hand_rows(match_id: int) -> list[tuple[int, int]]:

@@ -11,6 +11,7 @@ LIVE_PUSH     default: on when REDIS_URL is set. On, the public pages take live 
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,7 +51,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens that expire, one per device (api.models.AuthToken)
+    "axes",  # sign-in lockout by account and by address (config/auth.py)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: docs work in a hall without internet
@@ -79,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into config.auth.lockout_response
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -202,12 +205,48 @@ CELERY_BEAT_SCHEDULE = {
 # long, so a test can kill its worker or cut its connection mid-way. 0 (no wait) outside them.
 FAULT_TASK_DELAY_SECONDS = float(os.environ.get("FAULT_TASK_DELAY_SECONDS", "0"))
 
+# --- Sign-in: proxies, lockout, tokens (issue #11, points 6 and 7; config/auth.py) ----------
+# How many reverse proxies in front of the app append to X-Forwarded-For. 0 (the default): the
+# header is ignored and the client is the socket's address, so a client cannot pick its own.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+AUTHENTICATION_BACKENDS = [
+    "config.auth.LockoutBackend",  # axes.backends.AxesStandaloneBackend, first: refuses locked-out sign-ins
+    "django.contrib.auth.backends.ModelBackend",
+]
+# django-axes: after LOGIN_FAILURE_LIMIT failures an account, and separately an address, is locked
+# out for LOGIN_COOLOFF_MINUTES (the token endpoint, the admin and the site's sign-in page alike).
+# Attempts are kept in PostgreSQL (works with Redis down); a success resets the account's count.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # hammering a locked account does not extend it
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_CLIENT_IP_CALLABLE = "config.auth.client_ip"
+AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXIES  # used only if django-ipware replaces the callable above
+AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_SENSITIVE_PARAMETERS = ["password", "password1", "password2", "new_password1", "new_password2"]
+# API tokens (django-rest-knox, api.models.AuthToken): they expire TOKEN_TTL_DAYS after their last
+# use (renewed at most hourly), and TOKEN_MAX_TTL_DAYS after they were issued whatever the use.
+KNOX_TOKEN_MODEL = "api.AuthToken"
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=float(os.environ.get("TOKEN_TTL_DAYS", "30"))),
+    "AUTO_REFRESH": True,
+    "AUTO_REFRESH_MAX_TTL": timedelta(days=float(os.environ.get("TOKEN_MAX_TTL_DAYS", "365"))),
+    "MIN_REFRESH_INTERVAL": 3600,
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_MODEL": "api.AuthToken",
+}
+
 # --- Django REST framework ---------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # X-Forwarded-For is trusted only as far as TRUSTED_PROXIES proxies (none by default).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -1,7 +1,7 @@
 """Fixtures of the API tests: clients for each role, a small tournament with a match."""
 
 import pytest
-from rest_framework.authtoken.models import Token
+from api.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, MatchFactory, TeamFactory, TournamentFactory, UserFactory
@@ -25,8 +25,8 @@ def client_for(user=None) -> APIClient:
     """Return an API client authenticated by the user's token (anonymous without a user)."""
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _, key = AuthToken.objects.create(user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

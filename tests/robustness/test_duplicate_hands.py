@@ -10,7 +10,7 @@ import threading
 
 import pytest
 from django.db import connection, connections
-from rest_framework.authtoken.models import Token
+from api.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.api.deals import summary
@@ -33,7 +33,7 @@ def setup(db, settings):
     user = UserFactory(username="keeper")
     tournament.scorekeepers.add(user)
     match = MatchFactory(round__tournament=tournament, round__number=1, table=1)
-    token = Token.objects.create(user=user).key
+    token = AuthToken.objects.create(user)[1]
     return match, token
 
 

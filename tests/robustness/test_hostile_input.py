@@ -6,7 +6,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE 413; a path with a newline under /api/ the API's JSO
 """
 
 import pytest
-from rest_framework.authtoken.models import Token
+from api.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.factories import MatchFactory, TournamentFactory, UserFactory
@@ -27,7 +27,7 @@ def keeper_client():
     tournament.scorekeepers.add(user)
     match = MatchFactory(round__tournament=tournament)
     c = APIClient()
-    c.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
     return c, match
 
 

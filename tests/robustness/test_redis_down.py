@@ -9,7 +9,7 @@ import time
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
+from api.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.api.deals import summary
@@ -45,7 +45,7 @@ def scorekeeper_match(db):
 
 def token_client(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
     return client
 
 

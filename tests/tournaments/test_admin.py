@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.forms import CheckboxInput
 from django.test import RequestFactory
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
+from api.models import AuthToken
 
 from tests.factories import MatchFactory, TeamFactory, TournamentFactory
 from tournaments.models import ForbiddenPair, Game, Hand, Match
@@ -54,7 +54,7 @@ def test_every_admin_page_renders_for_a_superuser(admin_client, admin_user):
     """Changelist, add page (or 403 where adding is the services' job) and a change page of every model."""
     call_command("load_demo", stdout=StringIO())
     Group.objects.create(name="Scorekeepers")
-    Token.objects.create(user=admin_user)
+    AuthToken.objects.create(admin_user, device="laptop")
     request = RequestFactory().get("/admin/")
     request.user = admin_user
     problems, seen = [], []

@@ -4,7 +4,7 @@ import os
 
 import httpx
 import pytest
-from rest_framework.authtoken.models import Token
+from api.models import AuthToken
 
 from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
 from tests.web.conftest import belgian_hand, enter_hands, make_tournament
@@ -45,9 +45,9 @@ def api_enter_hand(server, match, number):
 
     user, _ = get_user_model().objects.get_or_create(username="keeper")
     match.round.tournament.scorekeepers.add(user)
-    token, _ = Token.objects.get_or_create(user=user)
+    _, key = AuthToken.objects.create(user)
     response = httpx.post(f"{server.url}/api/v1/matches/{match.pk}/hands/", json=belgian_hand(number),
-                          headers={"Authorization": f"Token {token.key}"}, timeout=10)
+                          headers={"Authorization": f"Token {key}"}, timeout=10)
     assert response.status_code == 201, response.text
 
 
