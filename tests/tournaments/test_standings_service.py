@@ -86,8 +86,9 @@ def test_result_change_queues_on_commit(django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             for m in rnd.matches.all():
                 finish(m)
-        # Two a match: the standings recompute and the live update (tournaments.live).
-        assert queued.call_count == 0 and len(callbacks) == 4
+        # Three a match: the standings recompute, the live update (tournaments.live) and the version stamps
+        # (tournaments.versions).
+        assert queued.call_count == 0 and len(callbacks) == 6
         for callback in callbacks:
             callback()
         assert queued.call_count == 1

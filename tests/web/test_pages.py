@@ -296,3 +296,33 @@ def test_a_missing_page_says_so_in_the_site_and_the_visitors_language(client, db
     assert response.status_code == 404
     body = text(response)
     assert words in body and f'<html lang="{lang}">' in body and reverse("web:home") in body
+
+
+def test_an_unchanged_live_page_is_a_304_before_it_is_built(client, tournament, django_assert_num_queries):
+    """The standings, round, match and wall pages answer 304 from the version stamps: the tournament, nothing else."""
+    match = played_match(tournament)
+    for path in (url("standings", tournament), url("rounds", tournament), url("match", tournament, match.pk),
+                 url("wall", tournament)):
+        first = client.get(path)
+        with django_assert_num_queries(1):
+            assert client.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    etags = {name: client.get(p)["ETag"] for name, p in (("standings", url("standings", tournament)),
+                                                         ("wall", url("wall", tournament)))}
+    standings_recompute(tournament=tournament)  # a recompute changes the standings and the wall
+    for name, path in (("standings", url("standings", tournament)), ("wall", url("wall", tournament))):
+        assert client.get(path, HTTP_IF_NONE_MATCH=etags[name]).status_code == 200
+
+
+def test_a_renamed_team_changes_the_live_pages(client, tournament):
+    match = played_match(tournament)
+    path = url("match", tournament, match.pk)
+    etag = client.get(path)["ETag"]
+    match.ns.name = "Hernoemde ploeg"
+    match.ns.save()
+    after = client.get(path, HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200 and "Hernoemde ploeg" in text(after)
+
+
+def test_pages_come_compressed(client, tournament):
+    response = client.get(url("standings", tournament), HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"

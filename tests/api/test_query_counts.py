@@ -1,0 +1,161 @@
+"""What the hot HTTP paths cost in SQL (#14): a hand POST, and reads answered from the version stamps.
+
+Counting a request's own statements. The tests run inside a transaction (pytest-django), so two
+things differ from production and are set aside: the services' transaction is a SAVEPOINT here
+(and its RELEASE), where production opens it with BEGIN, which Django does not log; and the work
+queued on commit (the standings recompute, the live update, webhooks) never runs here, as in
+production where it runs in workers after the answer. Everything else the request runs is counted:
+the token's lookup, the locked read, the reads, the writes and the history record.
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.api.conftest import client_for
+from tests.api.deals import summary
+from tests.factories import EntryFactory
+from tournaments.models import Hand, StandingsSnapshot
+from tournaments.services.hands import hand_enter
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+SEATS = "NESW"
+
+
+def own_statements(captured) -> list[str]:
+    """The request's statements, without the savepoints that stand for production's BEGIN and COMMIT."""
+    return [q["sql"] for q in captured if not q["sql"].upper().startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+
+
+def post_hand(client, match, dealer):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(f"/api/v1/matches/{match.pk}/hands/", summary(dealer), format="json")
+    return response, own_statements(ctx.captured_queries)
+
+
+def test_a_hand_post_runs_at_most_eight_statements_with_its_history(match, scorekeeper):
+    client = client_for(scorekeeper)
+    assert client.post(f"/api/v1/matches/{match.pk}/hands/", summary("N"), format="json").status_code == 201
+    histories = Hand.history.count()
+    response, statements = post_hand(client, match, "E")
+    assert response.status_code == 201, response.content
+    assert len(statements) <= 8, "\n".join(statements)
+    assert Hand.history.count() == histories + 1  # the audit record is one of them
+    body = response.json()
+    assert (body["number"], body["game"], body["totals"]) == (2, 1, {"ns": 14, "ew": 0})
+    assert body["match"]["next_dealer"] == "S" and body["match"]["status"] == "playing"
+
+
+def test_a_hand_post_with_an_idempotency_key_costs_no_more(match, scorekeeper):
+    client = client_for(scorekeeper)
+    client.post(f"/api/v1/matches/{match.pk}/hands/", summary("N"), format="json", HTTP_IDEMPOTENCY_KEY="a-1")
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(f"/api/v1/matches/{match.pk}/hands/", summary("E"), format="json",
+                               HTTP_IDEMPOTENCY_KEY="a-2")
+    assert response.status_code == 201
+    assert len(own_statements(ctx.captured_queries)) <= 8
+    # The retry of that request answers the same hand, found after the refusal.
+    again = client.post(f"/api/v1/matches/{match.pk}/hands/", summary("E"), format="json",
+                        HTTP_IDEMPOTENCY_KEY="a-2")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == response.json()["id"] and Hand.objects.count() == 2
+
+
+def test_a_hand_post_is_refused_before_anything_is_written(match, stranger, private_match, scorekeeper):
+    assert client_for(stranger).post(f"/api/v1/matches/{match.pk}/hands/", summary("N"),
+                                     format="json").status_code == 403
+    assert client_for(scorekeeper).post(f"/api/v1/matches/{private_match.pk}/hands/", summary("N"),
+                                        format="json").status_code == 404
+    assert Hand.objects.count() == 0
+
+
+def test_an_unchanged_scoreboard_is_a_304_in_one_query(match, anon, scorekeeper):
+    for i in range(3):
+        hand_enter(match=match, data=summary(SEATS[i]))
+    url = f"/api/v1/matches/{match.pk}/"
+    first = anon.get(url)
+    with CaptureQueriesContext(connection) as ctx:
+        again = anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert len(ctx.captured_queries) == 1  # who may see it; the scoreboard is not read
+    with CaptureQueriesContext(connection) as ctx:
+        full = anon.get(url)
+    assert full.status_code == 200 and full.json() == first.json() and len(ctx.captured_queries) == 1
+    # A hand entered through the API changes it.
+    client_for(scorekeeper).post(f"{url}hands/", summary("W"), format="json")
+    changed = anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and len(changed.json()["games"][0]["hands"]) == 4
+
+
+def test_a_scoreboard_changes_with_a_renamed_team_and_a_correction(match, anon, staff):
+    hand = hand_enter(match=match, data=summary("N"))[0]
+    url = f"/api/v1/matches/{match.pk}/"
+    etag = anon.get(url)["ETag"]
+    match.ns.name = "De Nieuwe Manilles"
+    match.ns.save()
+    renamed = anon.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert renamed.status_code == 200 and renamed.json()["ns"]["name"] == "De Nieuwe Manilles"
+    etag = renamed["ETag"]
+    client_for(staff).patch(f"/api/v1/hands/{hand.pk}/", {"points": {"ns": 40, "ew": 20}}, format="json")
+    corrected = anon.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert corrected.status_code == 200 and corrected.json()["games"][0]["hands"][0]["points"]["ns"] == 40
+    etag = corrected["ETag"]
+    client_for(staff).delete(f"/api/v1/hands/{hand.pk}/")
+    deleted = anon.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert deleted.status_code == 200 and deleted.json()["games"][0]["hands"] == []
+
+
+def test_a_private_scoreboard_stays_private_with_an_etag(private_match, anon, staff):
+    url = f"/api/v1/matches/{private_match.pk}/"
+    etag = client_for(staff).get(url)["ETag"]
+    assert anon.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404
+
+
+def test_standings_304_cached_and_top_n(tournament, anon, teams):
+    for i, team in enumerate(teams):
+        EntryFactory(tournament=tournament, team=team, seed=i + 1)
+    standings_recompute(tournament=tournament)
+    url = f"/api/v1/tournaments/{tournament.pk}/standings/"
+    first = anon.get(url)
+    assert first.status_code == 200 and len(first.json()["rows"]) == 2
+    with CaptureQueriesContext(connection) as ctx:
+        assert anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        assert anon.get(url).json() == first.json()
+    assert len(ctx.captured_queries) == 2  # the tournament, once a request
+    top = anon.get(f"{url}?limit=1")
+    assert [r["rank"] for r in top.json()["rows"]] == [1] and top["ETag"] != first["ETag"]
+    assert [r["team"] for r in anon.get(f"{url}?limit=1&offset=1").json()["rows"]] == [first.json()["rows"][1]["team"]]
+    assert anon.get(f"{url}?limit=0").status_code == 400
+    # A recompute changes the ETag.
+    before = StandingsSnapshot.objects.get(tournament=tournament).computed_at
+    standings_recompute(tournament=tournament)
+    assert StandingsSnapshot.objects.get(tournament=tournament).computed_at != before
+    assert anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_large_answers_come_compressed(match, anon):
+    for i in range(12):
+        hand_enter(match=match, data=summary(SEATS[i % 4], 30, tricks=(4, 4)))  # ties: the game goes on
+    url = f"/api/v1/matches/{match.pk}/"
+    plain = anon.get(url)
+    packed = anon.get(url, HTTP_ACCEPT_ENCODING="gzip, br")
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    import gzip
+    import json
+
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
+    assert len(packed.content) < len(plain.content) / 3
+
+
+def test_a_round_is_a_304_until_a_result_changes_it(match, anon, scorekeeper, tournament):
+    url = f"/api/v1/tournaments/{tournament.pk}/rounds/1/"
+    first = anon.get(url)
+    assert first.status_code == 200
+    with CaptureQueriesContext(connection) as ctx:
+        assert anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert len(ctx.captured_queries) == 1
+    client_for(scorekeeper).post(f"/api/v1/matches/{match.pk}/hands/", summary("N"), format="json")
+    changed = anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed.json()["matches"][0]["status"] == "playing"
