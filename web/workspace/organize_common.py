@@ -27,6 +27,8 @@ REFUSALS = {
     "error": gettext_lazy("The pairing failed because of an internal error; try again. "
                           "The details are in the server log."),
     "not_found": gettext_lazy("The tournament no longer exists."),
+    "worker_lost": gettext_lazy("The worker pairing this round stopped answering; pair the round again."),
+    "not_started": gettext_lazy("No worker took up the pairing in time; check that a worker runs, then try again."),
     "late_entry_closed": gettext_lazy("A round robin or a knockout takes no new teams once a round is paired."),
     "already_entered": gettext_lazy("This team is entered already."),
     "entry_withdrawn": gettext_lazy("This team has withdrawn from the tournament; it cannot be entered again."),

@@ -48,6 +48,7 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
         "tables": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status),
                     "error": error if error_match == m.pk else None} for m in matches],
         "editable": not started, "teams": teams, "error": error, "unplaced": unplaced,
+        "error_in_table": error_match is not None,
         "is_last": last is not None and last.pk == rnd.pk,
         "last_finished": last is not None and last.finished == last.tables,
     }, status=status)
