@@ -99,6 +99,10 @@ class TournamentForm(forms.Form):
         if tournament is not None and tournament.club_id:
             clubs = clubs | Club.objects.filter(pk=tournament.club_id)  # kept, as the API lets it stay
         self.fields["club"].queryset = clubs.distinct().order_by("name")
+        if tournament is None and not self.is_bound:
+            mine = list(self.fields["club"].queryset[:2])
+            if len(mine) == 1:  # a manager of one club holds the tournament in its name, most likely
+                self.initial["club"] = mine[0].pk
         self.fields["variant"].choices = [(slug, v.name) for slug, v in scoring.VARIANTS.items()]
         self.fields["variant"].initial = self.initial.get("variant", "belgian-manille")
         current = tournament.options if tournament is not None else {}
