@@ -155,12 +155,11 @@ def invite(request, slug):
     return render(request, "web/workspace/accounts/invite.html", ctx)
 
 
-INVALID_TEXT = {
-    "expired": gettext_lazy("This invitation has expired. Ask the organizer for a new link."),
-    "invalid": gettext_lazy("This invitation link is not valid: it may have been cut short when it was copied. "
-                            "Ask the organizer to send it again."),
-    "withdrawn": gettext_lazy("This invitation was withdrawn: the tournament or the organizer who sent it is no "
-                              "longer there. Ask an organizer of the tournament for a new link."),
+INVALID_TEXT = {  # under a heading that says which it is
+    "expired": gettext_lazy("An invitation link is valid for a limited time. Ask the organizer for a new link."),
+    "invalid": gettext_lazy("It may have been cut short when it was copied: ask the organizer to send it again."),
+    "withdrawn": gettext_lazy("The tournament, or the organizer who sent it, is no longer there. Ask an organizer "
+                              "of the tournament for a new link."),
 }
 
 

@@ -276,3 +276,20 @@ def test_the_invitation_lasts_seven_days_by_default(settings):
     from django.conf import settings as live
 
     assert live.INVITE_MAX_AGE == 7 * 24 * 3600
+
+
+def test_the_demos_organizer_and_scorekeeper_sign_in_to_my_tournaments(client):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=StringIO())
+    for username, section in (("organizer", "Tournaments I organize"), ("scorekeeper", "Tournaments I keep score for")):
+        client.logout()
+        response = client.post(reverse("ws:login"), {"username": username, "password": username}, follow=True)
+        assert response.redirect_chain == [(reverse("ws:home"), 302)]
+        context = response.context
+        listed = context["organized"] if username == "organizer" else context["scorekept"]
+        assert listed, f"{username} sees no tournament"
+        assert section in response.content.decode()
+    assert response.context["clubs"] == [] and not response.context["organized"]

@@ -60,6 +60,9 @@ def test_sign_in_on_a_phone_a_refusal_then_my_tournaments(browser, server, organ
     # Nothing wider than the phone: no sideways scrolling.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, tmp_path, "login-error-390")
+    page.set_viewport_size(DESKTOP)
+    shot(page, tmp_path, "login-error-1280")
+    page.set_viewport_size(PHONE)
     sign_in(page, server, "organizer", "organizer")
     page.wait_for_url(f"{server.url}/my/")
     assert page.locator("h1").inner_text() == "My tournaments"
@@ -69,6 +72,9 @@ def test_sign_in_on_a_phone_a_refusal_then_my_tournaments(browser, server, organ
     assert page.locator(".account-nav").bounding_box()["height"] < 50
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, tmp_path, "home-empty-390")
+    page.set_viewport_size(DESKTOP)
+    shot(page, tmp_path, "home-empty-1280")
+    page.set_viewport_size(PHONE)
     page.click(".account-nav button:has-text('Sign out')")
     page.wait_for_url(f"{server.url}/")
     assert page.locator(".account-nav").inner_text().strip() == "Sign in"
@@ -85,6 +91,9 @@ def test_the_form_shows_the_chosen_variants_options_and_sorts_the_standings_orde
     assert belgian.is_visible() and not spanish.is_visible()
     assert page.get_attribute("#id_best_of", "placeholder") == "3"
     shot(page, tmp_path, "form-belgian-390")
+    page.set_viewport_size(DESKTOP)
+    shot(page, tmp_path, "form-belgian-1280")
+    page.set_viewport_size(PHONE)
     page.fill("#id_name", "Copa de Reus")
     page.select_option("#id_variant", "spanish-manilla")
     assert spanish.is_visible() and not belgian.is_visible()
@@ -128,6 +137,9 @@ def test_an_invitation_copied_and_accepted_by_someone_new(browser, server, organ
     sign_in(page, server, "organizer", "organizer")
     page.wait_for_url(f"{server.url}/my/")
     shot(page, tmp_path, "home-full-390")
+    page.set_viewport_size(DESKTOP)
+    shot(page, tmp_path, "home-full-1280")
+    page.set_viewport_size(PHONE)
     page.click(".ws-item-actions >> text=Invite")
     page.check("input[value=scorekeeper]")
     page.click("form.ws-form button[type=submit]")
@@ -139,12 +151,17 @@ def test_an_invitation_copied_and_accepted_by_someone_new(browser, server, organ
     expect(page.locator("[data-copy]")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == link
     shot(page, tmp_path, "invite-390")
+    page.set_viewport_size(DESKTOP)
+    shot(page, tmp_path, "invite-1280")
     context.close()
 
     newcomer = browser.new_page(viewport=PHONE)
     newcomer.goto(link)
     assert "invites you to keep score at" in newcomer.content()
     shot(newcomer, tmp_path, "invite-accept-390")
+    newcomer.set_viewport_size(DESKTOP)
+    shot(newcomer, tmp_path, "invite-accept-1280")
+    newcomer.set_viewport_size(PHONE)
     newcomer.fill("#id_username", "kim")
     newcomer.fill("#id_password1", "Zw4rte-Kat-2026")
     newcomer.fill("#id_password2", "Zw4rte-Kat-2026")
@@ -154,3 +171,4 @@ def test_an_invitation_copied_and_accepted_by_someone_new(browser, server, organ
     assert list(tournament.scorekeepers.values_list("username", flat=True)) == ["kim"]
     newcomer.goto(link[:-4] + "xxxx/")
     assert "not valid" in newcomer.content()
+    shot(newcomer, tmp_path, "invite-invalid-390")
