@@ -169,6 +169,8 @@ class TournamentForm(forms.Form):
         if not slug:
             return cleaned
         variant = scoring.get_variant(slug)
+        for name in set(self.option_names()) - set(self.option_names(slug)):
+            self._errors.pop(name, None)  # another variant's fields, shown without JavaScript, are not read
         options = {}
         for option, spec in variant.options.items():
             name = option_field_name(slug, option)

@@ -120,7 +120,7 @@ def test_every_variants_options_are_stored_through_the_form(client, manager, slu
             data[key] = posted
         expected[name] = stored
     # Another variant's fields, posted too (a page without JavaScript), are ignored.
-    data[option_field_name("belgian-manille" if slug != "belgian-manille" else "spanish-manilla", "target")] = "5"
+    data[option_field_name("belgian-manille" if slug != "belgian-manille" else "spanish-manilla", "target")] = "x"
     response = client.post(reverse("ws:tournament-new"), data)
     assert response.status_code == 302, response.context["form"].errors
     tournament = Tournament.objects.get()
