@@ -295,8 +295,8 @@ def club_import(request, club_id: int):
 def _preview(request, context, preview, club):
     token = preview.table.sign(club_id=club.pk, user_id=request.user.pk) if preview.ok else ""
     columns = [c for c in imports.COLUMNS[preview.table.kind] if c in preview.table.headers]
-    rows = [{"line": r.line, "action": r.action, "cells": [r.values.get(c, "") for c in columns],
-             "errors": r.errors} for r in preview.rows]
+    rows = [{"line": r.line, "action": r.action, "errors": r.errors,
+             "cells": [(r.values.get(c, ""), r.was.get(c)) for c in columns]} for r in preview.rows]
     return render(request, "web/workspace/clubs/import_preview.html", {
         **context, "preview": preview, "token": token, "columns": columns, "rows": rows})
 

@@ -433,6 +433,7 @@ class PreviewRow:
     action: str  # new, update, skip, invalid
     values: dict
     errors: list[tuple[str, str]]
+    was: dict = field(default_factory=dict)  # column: the stored value a changed row replaces
 
 
 @dataclass
@@ -476,20 +477,35 @@ def _errors_of(row_result) -> list[tuple[str, str]]:
     return []
 
 
+def _changes(resource, row_result, headers) -> dict:
+    """The columns an update changes, each with the value stored before."""
+    original, instance = getattr(row_result, "original", None), getattr(row_result, "instance", None)
+    if row_result.import_type != RowResult.IMPORT_TYPE_UPDATE or original is None or instance is None:
+        return {}
+    was = {}
+    for column in headers:
+        if column == "id" or column not in resource.fields:
+            continue
+        before, after = resource.fields[column].export(original), resource.fields[column].export(instance)
+        if before != after:
+            was[column] = before
+    return was
+
+
 def run_import(*, club: Club, user, table: Table, commit: bool) -> Preview:
     """Check (``commit=False``) or import a table, all or nothing: any bad line and nothing is stored."""
     resource = RESOURCES[table.kind](club=club, user=user)
     dataset = tablib.Dataset(*[tuple(r) for r in table.rows], headers=table.headers)
     with transaction.atomic():
         result = resource.import_data(dataset, dry_run=not commit, use_transactions=True, raise_errors=False,
-                                      rollback_on_validation_errors=True)
+                                      rollback_on_validation_errors=True, retain_instance_in_row_result=True)
         rows = []
         for index, row_result in enumerate(result.rows):
             values = dict(zip(table.headers, table.rows[index]))
             action = row_result.import_type
             errors = _errors_of(row_result)
             rows.append(PreviewRow(line=table.lines[index], action="invalid" if errors else action,
-                                   values=values, errors=errors))
+                                   values=values, errors=errors, was=_changes(resource, row_result, table.headers)))
         preview = Preview(table=table, rows=rows)
         if result.base_errors:
             preview.rows.insert(0, PreviewRow(line=1, action="invalid", values={},

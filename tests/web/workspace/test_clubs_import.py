@@ -288,6 +288,9 @@ def test_export_csv_round_trips(browser, club):
     edited = text.replace(",An,A1,no", ",Anna,A1,no") + ",Nieuw,,no\n"
     response = upload(browser, club, csv_file(edited))
     assert [r.action for r in response.context["preview"].rows].count("skip") == 2
+    changed = [r for r in response.context["preview"].rows if r.action == "update"]
+    assert [(r.values["name"], r.was) for r in changed] == [("Anna", {"name": "An"})]
+    assert "was: An" in response.content.decode()
     confirm(browser, club, response)
     assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == ["=1+1", "Anna", "Nieuw",
                                                                                        "Oud"]
