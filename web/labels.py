@@ -10,7 +10,8 @@ import scoring
 
 #: Each standings metric: a short column heading, its human name and one line of explanation.
 METRIC_LABELS = {
-    "match_points": (_("MP"), _("Match points"), _("Points for each match: a win, a draw or a bye as the tournament counts them.")),
+    "match_points": (_("MP"), _("Match points"),
+        _("Points for each match: a win, a draw or a bye as the tournament counts them.")),
     "matches_won": (_("W"), _("Matches won"), _("Matches won at the table (byes not counted).")),
     "wins": (_("Wins"), _("Wins"), _("Matches won, a bye counted as a win.")),
     "games_won": (_("Games"), _("Games won"), _("Games (boams, sets) won over all matches.")),
@@ -21,10 +22,14 @@ METRIC_LABELS = {
     "points_diff": (_("Pts ±"), _("Point difference"), _("Game points scored minus game points conceded.")),
     "buchholz": (_("Bh"), _("Buchholz"), _("The sum of the opponents' match points: a harder schedule ranks higher.")),
     "buchholz_cut1": (_("Bh-1"), _("Buchholz cut 1"), _("Buchholz without the weakest opponent.")),
-    "median_buchholz": (_("Med Bh"), _("Median Buchholz"), _("Buchholz without the weakest and the strongest opponent.")),
-    "sonneborn_berger": (_("SB"), _("Sonneborn-Berger"), _("The opponents' match points, weighted by the result against each.")),
-    "progressive": (_("Prog"), _("Progressive score"), _("The running total of match points added up round by round: early wins count more.")),
-    "direct_encounter": (_("DE"), _("Direct encounter"), _("Among the teams still tied, the results of their matches against each other.")),
+    "median_buchholz": (_("Med Bh"), _("Median Buchholz"),
+        _("Buchholz without the weakest and the strongest opponent.")),
+    "sonneborn_berger": (_("SB"), _("Sonneborn-Berger"),
+        _("The opponents' match points, weighted by the result against each.")),
+    "progressive": (_("Prog"), _("Progressive score"),
+        _("The running total of match points added up round by round: early wins count more.")),
+    "direct_encounter": (_("DE"), _("Direct encounter"),
+        _("Among the teams still tied, the results of their matches against each other.")),
 }
 
 FORMAT_LABELS = {
@@ -155,7 +160,8 @@ def variant_rules(variant: scoring.Variant) -> list[str]:
     if variant.game_rule == "rounds":
         lines.append(gettext("A game is a fixed number of rounds of deals (a house option); the higher total wins."))
     elif variant.target:
-        lines.append(gettext("A game is won by the first side to reach %(target)s points.") % {"target": variant.target})
+        lines.append(gettext("A game is won by the first side to reach %(target)s points.")
+                     % {"target": variant.target})
     lines.append(ngettext("A match is one game.", "A match is best of %(n)s games.", variant.best_of)
                  % {"n": variant.best_of})
     lines.append(gettext("Each deal holds %(total)s points; a side scores what it takes above %(base)s.")
@@ -202,5 +208,5 @@ CHECKS = [
     _("The tricks of both sides add up to the tricks of a deal."),
     _("The points of both sides add up to the deal's total and are possible for the tricks taken."),
     _("Only the variant's own penalties."),
-    _("With the full card play: every card dealt once, played in turn, following suit, beating, trumping and overtrumping as the variant requires."),
+    _("With the full card play: every card dealt once, played in turn, following suit, beating, trumping and overtrumping as the variant requires."),  # noqa: E501 (one translatable string, kept whole)
 ]
