@@ -42,7 +42,7 @@ class CeleryProcess:
         self.kind, self.pool = kind, pool
         self.log = log_dir / f"{kind}-{uuid.uuid4().hex[:8]}.log"
         self.env = {**os.environ, "DATABASE_URL": tests_database_url(), "REDIS_URL": redis_url,
-                    "DJANGO_SETTINGS_MODULE": "config.settings", "CELERY_TASK_ALWAYS_EAGER": "0",
+                    "DJANGO_SETTINGS_MODULE": "config.settings", "CELERY_TASK_ALWAYS_EAGER": "0", "LOG_LEVEL": "INFO",
                     **{k: str(v) for k, v in env.items()}}
         self.proc: subprocess.Popen | None = None
 
@@ -82,6 +82,16 @@ class CeleryProcess:
                 if int(fields[1]) == self.proc.pid:
                     found.append(int(entry.name))
         return found
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def supervise(self) -> bool:
+        """Start the process again if it exited, as its supervisor would (docker-compose's restart policy); True if so."""
+        if self.alive():
+            return False
+        self.start()
+        return True
 
     def kill(self) -> None:
         """SIGKILL the whole process group: no shutdown, no acknowledgement, nothing cleaned up."""
