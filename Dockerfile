@@ -10,15 +10,25 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# WeasyPrint (the PDF downloads of the print pages) needs pango and a font.
+# WeasyPrint (the PDF downloads of the print pages) needs pango and a font; TIME_ZONE needs the zone database.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core tzdata \
     && rm -rf /var/lib/apt/lists/*
 
+# The dependencies first, in a layer that changes only with pyproject.toml or constraints.txt (a change to
+# the source rebuilds from the COPY below): pyproject's dependencies at constraints.txt's exact versions,
+# and the build backend the project is then built with.
+COPY pyproject.toml constraints.txt ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > /tmp/requirements.txt \
+    && pip install -c constraints.txt -r /tmp/requirements.txt setuptools \
+    && rm /tmp/requirements.txt
+
 COPY . .
-# Static files are collected with the production storage (compressed, for whitenoise); the key and the
-# throwaway database are there only because the settings need them to load.
-RUN pip install . \
+# The project itself, without its dependencies (installed above). Static files are collected with the
+# production storage (compressed, for whitenoise); the key and the throwaway database are there only
+# because the settings need them to load.
+RUN pip install --no-deps --no-build-isolation . \
     && DEBUG=0 SECRET_KEY=collectstatic-only DATABASE_URL=sqlite:////tmp/collectstatic.sqlite3 \
        python manage.py collectstatic --noinput \
     && rm -f /tmp/collectstatic.sqlite3 \
