@@ -4,13 +4,27 @@ import gc
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import setup_logging, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("manille")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@setup_logging.connect
+def _log_as_django_does(**kwargs):
+    """Keep the settings' LOGGING in the worker and beat: one handler on the root logger, one line per record.
+
+    Without this receiver Celery puts its own handlers on the root and task loggers (and ignores LOGGING's
+    format); with it Celery configures nothing. The level is LOG_LEVEL's, not --loglevel's.
+    """
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
 
 
 @worker_process_init.connect

@@ -344,12 +344,26 @@ else:
         "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.dummy.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Manille Tournaments <noreply@localhost>")
 
+# Logging: one handler, on the root logger, and every logger propagates to it, so each line is written once
+# (Django's own "django" and "django.server" handlers, which wrote a line a second time next to the root's,
+# are dropped; Celery keeps this configuration too: config/celery.py). Times in TIME_ZONE with its offset,
+# as the API writes them (docs/api.md). gunicorn's own error and access logs keep gunicorn's handlers.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s",
+                            "datefmt": "%Y-%m-%dT%H:%M:%S%z"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Levels set here, not inherited: Django's defaults put "django" at INFO, and a record that
+        # propagates is written whatever the root's level.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.db.backends": {"level": "WARNING"},
+        "celery": {"handlers": [], "propagate": True},
+    },
 }
 
 if not DEBUG:
