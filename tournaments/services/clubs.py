@@ -158,4 +158,5 @@ def team_delete(*, team: Team, user=None) -> None:
         with transaction.atomic():
             team.delete()
     except ProtectedError:
-        raise Conflict("protected", f"{team} has entered a tournament and cannot be deleted; retire it instead") from None
+        raise Conflict("protected",
+                       f"{team} has entered a tournament and cannot be deleted; retire it instead") from None

@@ -194,6 +194,8 @@ def read_upload(upload) -> Table:
     source = _xlsx_rows(data) if ext == "xlsx" else _csv_rows(data)
     headers, rows, lines = None, [], []
     for line, raw in source:
+        if line > 10 * max_rows() + 100:  # blank rows count too: a sheet of a million empty rows is refused
+            raise ImportFileError(_("The file has too many rows: at most %(n)s.") % {"n": max_rows()})
         cells = [_cell(c) for c in raw]
         if not any(cells):
             continue

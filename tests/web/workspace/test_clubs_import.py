@@ -212,6 +212,8 @@ def test_size_and_row_limits(browser, club, settings):
     response = upload(browser, club, csv_file("name\nA\nB\nC\nD\n"))
     assert response.context["form"].errors["file"] == ["The file has too many rows: at most 3."]
     assert upload(browser, club, csv_file("name\nA\nB\nC\n")).context["preview"].ok
+    response = upload(browser, club, csv_file("name\nA\n" + ",\n" * 200 + "B\n"))
+    assert response.context["form"].errors["file"] == ["The file has too many rows: at most 3."]
     assert not Player.objects.exists()
 
 
