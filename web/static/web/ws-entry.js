@@ -462,12 +462,12 @@
     var hand = handFromForm();
     var input = JSON.stringify(hand);
     var winner = lastPreview && lastPreview.input === input ? lastPreview.result.game_winner : null;
+    var fixedId = fixing;
     clearErrors();
     var saved;
     if (fixing !== null) {
-      var id = fixing;
       saved = WsQueue.list(match).then(function (rows) {
-        var r = rows.filter(function (x) { return x.id === id; })[0];
+        var r = rows.filter(function (x) { return x.id === fixedId; })[0];
         fixing = null;
         if (!r) return null;
         r.hand = hand; r.status = "queued"; r.refusals = null; r.key = uuid(); r.winner = winner;
@@ -477,12 +477,18 @@
       saved = WsQueue.add({ match: match, key: uuid(), game: Number(field("game").value),
                             number: Number(field("number").value), hand: hand, status: "queued", winner: winner });
     }
-    saved.then(function () {
+    var savedId = null;
+    saved.then(function (added) {
+      savedId = typeof added === "number" ? added : fixedId;
       resetForm("");
       return render();
     }).then(function (rows) {
       showPosition(rows, true);
       return sync();
+    }).then(function (rows) {
+      // The hand just saved was refused at once: back into the form, the reasons on their fields.
+      var mine = (rows || []).filter(function (r) { return r.id === savedId && r.status === "refused"; })[0];
+      if (mine && fixing === null) startFix(mine);
     });
   }
 

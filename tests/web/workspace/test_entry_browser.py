@@ -1,0 +1,172 @@
+"""Table entry in headless Chromium at a phone's width: a hand stored, a refusal on its field, two hands offline.
+
+Screenshots of the pages go to $WS_SCREENSHOTS when it is set (a folder), for a person to look at.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+
+from tests.factories import UserFactory
+from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.conftest import enter_hands, make_tournament
+from tournaments.models import Hand, Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("WS_SCREENSHOTS")
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def site(settings):
+    db_settings = settings.DATABASES["default"]
+    max_age = db_settings.get("CONN_MAX_AGE", 0)
+    db_settings["CONN_MAX_AGE"] = 0
+    tournament = make_tournament(4)
+    keeper = UserFactory(username="keeper")
+    tournament.scorekeepers.add(keeper)
+    match = Match.objects.filter(round__tournament=tournament, ew__isnull=False).order_by("table").first()
+    enter_hands(match, 1)  # N dealt hand 1: E deals next
+    with AsgiServer() as server:
+        yield server, tournament, match, keeper
+    db_settings["CONN_MAX_AGE"] = max_age
+
+
+def signed_in_page(browser, server, user, width=390):  # noqa: F811
+    """A browser page signed in as ``user`` through a session made by force_login (no password typed)."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale="en")
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": server.url}])
+    return context, context.new_page()
+
+
+def type_hand(page, *, trump="H", tricks_ns="5", points_ns="37", points_ew=None):
+    page.check(f"input[name=trump][value={trump}]")
+    page.fill("input[name=tricks_ns]", tricks_ns)
+    page.fill("input[name=points_ns]", points_ns)
+    if points_ew is not None:
+        page.fill("input[name=points_ew]", points_ew)
+
+
+def test_scorekeeper_enters_a_hand_then_sees_a_refusal_on_its_field(browser, site):  # noqa: F811
+    server, tournament, match, keeper = site
+    context, page = signed_in_page(browser, server, keeper)
+    page.on("console", lambda m: print("CONSOLE", m.text))
+    page.on("pageerror", lambda e: print("PAGEERROR", e))
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/")
+    shot(page, "entry-matches-390")
+    page.click(f"a[href='/my/t/{tournament.slug}/score/{match.pk}/']")
+    page.wait_for_selector("#hand-form")
+    assert page.is_checked("input[name=dealer][value=E]")  # the next dealer, prefilled
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "entry-form-empty-390")
+    type_hand(page)
+    assert page.input_value("input[name=tricks_ew]") == "3"  # the other side from the deal's totals
+    assert page.input_value("input[name=points_ew]") == "23"
+    page.wait_for_selector("#entry-preview.ok")
+    assert "+" not in page.text_content("#entry-preview")
+    assert "game total 14–0" in page.text_content("#entry-preview")  # 7 + 7
+    shot(page, "entry-form-preview-390")
+    page.click("#hand-save")
+    page.wait_for_selector("#queue-list li[data-status=stored]")
+    assert "Hand 2 of game 1 stored" in page.text_content("#queue-list")
+    assert page.is_checked("input[name=dealer][value=S]")
+    assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer")) == [(1, "N"), (2, "E")]
+    # A bad hand: 10 points without a trick. The preview already says so on the points; saved, it comes back.
+    type_hand(page, tricks_ns="0", points_ns="10")
+    assert page.input_value("input[name=points_ew]") == "50"
+    page.wait_for_selector("fieldset[data-field=points].has-error")
+    page.click("#hand-save")
+    page.wait_for_selector("#queue-list li[data-status=refused]")
+    page.wait_for_selector("fieldset[data-field=points].has-error")
+    assert f"{match.ns.name} cannot have these points with these tricks." in page.text_content("#err-points")
+    assert page.text_content("#err-tricks") == ""
+    assert page.is_checked("input[name=dealer][value=S]") and page.input_value("input[name=points_ns]") == "10"
+    shot(page, "entry-refusal-390")
+    assert Hand.objects.filter(game__match=match).count() == 2
+    # Fixed, it is stored and the queue moves on.
+    page.fill("input[name=points_ns]", "0")
+    page.click("#hand-save")
+    page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2")
+    assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer", "points_ew")) == [
+        (1, "N", 23), (2, "E", 23), (3, "S", 60)]
+    context.close()
+
+
+def test_two_hands_offline_are_stored_once_and_in_order(browser, site):  # noqa: F811
+    server, tournament, match, keeper = site
+    context, page = signed_in_page(browser, server, keeper)
+    url = f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/"
+    page.goto(url)
+    # The Service Worker controls the page once it is ready (it keeps the page and its assets).
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null || true")
+    context.set_offline(True)
+    page.wait_for_function("navigator.onLine === false")
+    type_hand(page)  # E deals hand 2
+    page.click("#hand-save")
+    page.wait_for_selector("#queue-list li[data-status=queued]")
+    assert page.is_checked("input[name=dealer][value=S]")
+    assert page.input_value("input[name=number]") == "3"
+    type_hand(page, trump="S", tricks_ns="3", points_ns="20")
+    page.click("#hand-save")
+    page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=queued]').length == 2")
+    assert "offline" in page.text_content("#entry-net")
+    shot(page, "entry-offline-queue-390")
+    assert Hand.objects.filter(game__match=match).count() == 1
+    # Nothing typed is lost: a reload offline (the page from the Service Worker) still shows both hands.
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=queued]').length == 2")
+    context.set_offline(False)
+    page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2",
+                           timeout=20000)
+    rows = list(Hand.objects.filter(game__match=match).order_by("number")
+                .values_list("number", "dealer", "trump", "points_ns", "idempotency_key"))
+    assert [r[:4] for r in rows] == [(1, "N", "H", 37), (2, "E", "H", 37), (3, "S", "S", 20)]
+    assert rows[1][4] != rows[2][4] and rows[1][4].startswith(f"{keeper.pk}:")
+    # Sent again (as after a lost answer), nothing more is stored.
+    page.evaluate("""() => WsQueue.list(%d).then(rows => Promise.all(rows.map(r => {
+        r.status = 'queued'; return WsQueue.put(r); })))""" % match.pk)
+    page.click("#queue-send")
+    page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2")
+    page.wait_for_timeout(500)
+    assert Hand.objects.filter(game__match=match).count() == 3
+    context.close()
+
+
+@pytest.mark.skipif(not SHOTS, reason="screenshots only: set WS_SCREENSHOTS to a folder")
+def test_screenshots_at_desktop_width(browser, site):  # noqa: F811
+    server, tournament, match, keeper = site
+    context, page = signed_in_page(browser, server, keeper, width=1280)
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/")
+    shot(page, "entry-matches-1280")
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/")
+    shot(page, "entry-form-empty-1280")
+    type_hand(page)
+    page.wait_for_selector("#entry-preview.ok")
+    shot(page, "entry-form-preview-1280")
+    type_hand(page, tricks_ns="0", points_ns="10")
+    page.wait_for_selector("fieldset[data-field=points].has-error")
+    shot(page, "entry-refusal-1280")
+    context.set_offline(True)
+    page.wait_for_function("navigator.onLine === false")
+    page.fill("input[name=points_ns]", "0")
+    page.click("#hand-save")
+    page.wait_for_selector("#queue-list li[data-status=queued]")
+    shot(page, "entry-offline-queue-1280")
+    context.set_offline(False)
+    page.wait_for_selector("#queue-list li[data-status=stored]")
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/correct/")
+    shot(page, "entry-correct-1280")
+    context.close()
