@@ -101,6 +101,25 @@ DESCRIPTIONS = {
     "v1_auth_tokens_list": "Your tokens, newest first: an id (the key's first characters), the device name, when it "
                            "was issued and when it expires. Never a key.",
     "v1_auth_tokens_destroy": "Revoke one of your tokens by its id (a lost phone, a device you no longer use).",
+    "v1_tournaments_webhooks_list": "The URLs registered to receive the tournament's events, each with its signing "
+                                    "secret and its last delivery. Organizers or staff.",
+    "v1_tournaments_webhooks_create": "Register a URL (http or https) to receive the tournament's events as signed "
+                                      "JSON POSTs: `hand.entered`, `hand.corrected`, `hand.deleted`, "
+                                      "`match.finished`, `round.paired`, `standings.updated` (all when `events` is "
+                                      "empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
+                                      "or staff.",
+    "v1_tournaments_webhooks_retrieve": "One webhook with its secret and last delivery. Organizers or staff.",
+    "v1_tournaments_webhooks_partial_update": "Change a webhook's URL, events, description or whether it is "
+                                              "active. Organizers or staff.",
+    "v1_tournaments_webhooks_destroy": "Remove a webhook and its delivery log. Organizers or staff.",
+    "v1_tournaments_webhooks_test_create": "Send a `webhook.test` event to this URL now (active or not) and answer "
+                                           "the delivery: its status, the receiver's answer and how long it took "
+                                           "(still `pending` while a worker sends it). Organizers or staff.",
+    "v1_tournaments_webhooks_rotate_secret_create": "Replace the webhook's signing secret; the answer carries the "
+                                                    "new one. Organizers or staff.",
+    "v1_tournaments_webhooks_deliveries_list": "The webhook's last deliveries, newest first: event, status, "
+                                               "attempts, the receiver's status code, the start of its answer, the "
+                                               "duration. Organizers or staff.",
     "v1_auth_me_retrieve": "Who you are: your user, the clubs you manage, the tournaments you organize and those "
                            "you keep score of.",
     "v1_variants_list": "The six variants of the rules engine: deck, card points, tricks, targets, trump mode and "

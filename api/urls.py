@@ -3,6 +3,8 @@
 from django.urls import path, re_path
 from rest_framework.routers import DefaultRouter
 
+from webhooks.api import EndpointViewSet
+
 from .views.auth import LogoutView, MeView, TokenDetailView, TokenListView, TokenView
 from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
@@ -23,6 +25,7 @@ router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/entries", Ent
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/rounds", RoundViewSet, basename="round")
 router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/webhooks", EndpointViewSet, basename="webhook")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),

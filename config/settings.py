@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "tournaments",
     "api",
     "web",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -230,6 +231,9 @@ AXES_SENSITIVE_PARAMETERS = ["password", "password1", "password2", "new_password
 # API tokens (django-rest-knox, api.models.AuthToken): they expire TOKEN_TTL_DAYS after their last
 # use (renewed at most hourly), and TOKEN_MAX_TTL_DAYS after they were issued whatever the use.
 KNOX_TOKEN_MODEL = "api.AuthToken"
+# knox's own migrations would create its unused knox_authtoken table (the model is swapped for
+# api.AuthToken), whose foreign key to the users then blocks the test database's flush.
+MIGRATION_MODULES = {"knox": None}
 REST_KNOX = {
     "TOKEN_TTL": timedelta(days=float(os.environ.get("TOKEN_TTL_DAYS", "30"))),
     "AUTO_REFRESH": True,
@@ -238,6 +242,13 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
     "TOKEN_MODEL": "api.AuthToken",
 }
+
+# Webhooks (webhooks/): each attempt waits WEBHOOK_TIMEOUT seconds at most; a failed delivery is
+# retried WEBHOOK_MAX_RETRIES times after 2, 4, 8... seconds (jittered, at most WEBHOOK_BACKOFF_MAX).
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_MAX_RETRIES = int(os.environ.get("WEBHOOK_MAX_RETRIES", "6"))
+WEBHOOK_BACKOFF_MAX = int(os.environ.get("WEBHOOK_BACKOFF_MAX", "600"))
+WEBHOOK_LOG_SIZE = int(os.environ.get("WEBHOOK_LOG_SIZE", "50"))
 
 # --- Django REST framework ---------------------------------------------------
 REST_FRAMEWORK = {

@@ -1,0 +1,287 @@
+"""Webhook endpoints and deliveries: keyword-only services ``<entity>_<action>``.
+
+An event is built once (``event_payload``), stored per endpoint as the exact body to send
+(``Delivery.body``) and posted with an HMAC-SHA256 signature of that body:
+
+    X-Manille-Signature: sha256=<hex of HMAC-SHA256(endpoint secret, raw body)>
+    X-Manille-Timestamp: <unix seconds of this attempt>
+    X-Manille-Event: hand.entered
+    X-Manille-Delivery: <event id, the same on every attempt and for every endpoint>
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import time
+import urllib.error
+import urllib.request
+import uuid
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
+from tournaments.services.hand_data import hand_input_dict
+
+from .models import TEST_EVENT, Delivery, Endpoint, new_secret, validate_events, validate_http_url
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT = float(getattr(settings, "WEBHOOK_TIMEOUT", 5))
+LOG_SIZE = int(getattr(settings, "WEBHOOK_LOG_SIZE", 50))
+RESPONSE_CHARS = 1000
+USER_AGENT = "Manille-Tournaments-Webhooks/1"
+RETRYABLE_STATUSES = {408, 425, 429, 500, 502, 503, 504}
+
+
+# --- endpoints --------------------------------------------------------------------------------------------------
+
+def endpoint_create(*, tournament: Tournament, url: str, events=(), description: str = "", active: bool = True,
+                    user=None) -> Endpoint:
+    validate_http_url(url)
+    validate_events(list(events))
+    return Endpoint.objects.create(tournament=tournament, url=url, events=list(events), description=description,
+                                   active=active, created_by=user if getattr(user, "pk", None) else None)
+
+
+def endpoint_update(*, endpoint: Endpoint, **changes) -> Endpoint:
+    if "url" in changes:
+        validate_http_url(changes["url"])
+    if "events" in changes:
+        changes["events"] = list(changes["events"])
+        validate_events(changes["events"])
+    for name, value in changes.items():
+        setattr(endpoint, name, value)
+    endpoint.save()
+    return endpoint
+
+
+def endpoint_rotate_secret(*, endpoint: Endpoint) -> Endpoint:
+    endpoint.secret = new_secret()
+    endpoint.save(update_fields=["secret", "updated_at"])
+    return endpoint
+
+
+def endpoint_delete(*, endpoint: Endpoint) -> None:
+    endpoint.delete()
+
+
+def endpoint_send_test(*, endpoint: Endpoint) -> Delivery:
+    """Queue a ``webhook.test`` event to this endpoint only (active or not)."""
+    tournament = endpoint.tournament
+    body = _envelope(TEST_EVENT, uuid.uuid4(), tournament, {"message": "A test event from Manille Tournaments."})
+    delivery = Delivery.objects.create(endpoint=endpoint, event_id=body["id"], event=TEST_EVENT, body=_dump(body))
+    _queue_deliveries([delivery.pk])
+    return delivery
+
+
+# --- signing and sending ----------------------------------------------------------------------------------------
+
+def signature(secret: str, body: bytes) -> str:
+    """The ``X-Manille-Signature`` value: ``sha256=`` and the hex HMAC-SHA256 of the raw body."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+class _Refused(Exception):
+    """A URL that is never fetched (not http or https)."""
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # a redirect is the receiver's answer, not a new URL to post the event to
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
+
+
+def delivery_attempt(*, delivery: Delivery) -> tuple[bool, bool]:
+    """Post the delivery's body once and log the answer on it; return (succeeded, worth retrying)."""
+    endpoint = delivery.endpoint
+    body = delivery.body.encode()
+    status, answer, error, retryable = None, "", "", False
+    started = time.perf_counter()
+    try:
+        if urlsplit(endpoint.url).scheme.lower() not in ("http", "https") or not urlsplit(endpoint.url).hostname:
+            raise _Refused("not an http(s) URL: never fetched")
+        request = urllib.request.Request(endpoint.url, data=body, method="POST", headers={
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Manille-Event": delivery.event,
+            "X-Manille-Delivery": str(delivery.event_id),
+            "X-Manille-Timestamp": str(int(time.time())),
+            "X-Manille-Signature": signature(endpoint.secret, body),
+        })
+        try:
+            with _opener.open(request, timeout=TIMEOUT) as response:
+                status, answer = response.status, response.read(RESPONSE_CHARS * 4)
+        except urllib.error.HTTPError as exc:  # a 3xx, 4xx or 5xx answer
+            status, answer = exc.code, exc.read(RESPONSE_CHARS * 4) if exc.fp else b""
+        retryable = status in RETRYABLE_STATUSES
+    except _Refused as exc:
+        error, retryable = str(exc), False
+    except Exception as exc:  # refused, timed out, DNS, TLS...
+        error = f"{type(exc).__name__}: {exc}"[:300]
+        retryable = True
+    duration = int((time.perf_counter() - started) * 1000)
+    ok = status is not None and 200 <= status < 300
+    if isinstance(answer, bytes):
+        answer = answer.decode("utf-8", errors="replace")
+    Delivery.objects.filter(pk=delivery.pk).update(
+        attempts=delivery.attempts + 1, response_status=status, response_body=answer[:RESPONSE_CHARS],
+        duration_ms=duration, error=error, attempted_at=timezone.now(),
+        status=Delivery.Status.SUCCEEDED if ok else (Delivery.Status.PENDING if retryable else Delivery.Status.FAILED))
+    delivery.attempts += 1
+    return ok, (not ok and retryable)
+
+
+def delivery_give_up(*, delivery: Delivery) -> None:
+    Delivery.objects.filter(pk=delivery.pk).update(status=Delivery.Status.FAILED)
+
+
+# --- events -----------------------------------------------------------------------------------------------------
+
+def _dump(data: dict) -> str:
+    return json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"), ensure_ascii=False)
+
+
+def _envelope(event: str, event_id, tournament: Tournament, data: dict) -> dict:
+    return {"id": str(event_id), "event": event, "created": timezone.now().isoformat(),
+            "tournament": {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name}, "data": data}
+
+
+def _team(team) -> dict | None:
+    return None if team is None else {"id": team.pk, "name": team.name}
+
+
+def _match(match: Match) -> dict:
+    return {"id": match.pk, "round": match.round.number, "table": match.table, "status": match.status,
+            "ns": _team(match.ns), "ew": _team(match.ew),
+            "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
+            "points": {"ns": match.points_ns, "ew": match.points_ew}, "winner": match.winner or None}
+
+
+def _hand(hand: Hand) -> dict:
+    return {"id": hand.pk, "game": hand.game.number, "number": hand.number, "input": hand_input_dict(hand),
+            "multiplier": hand.multiplier, "score": {"ns": hand.score_ns, "ew": hand.score_ew},
+            "totals": {"ns": hand.total_ns, "ew": hand.total_ew}, "game_winner": hand.game_winner or None,
+            "labels": hand.labels}
+
+
+_MATCH_RELATED = ("round__tournament", "ns", "ew")
+
+
+def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, dict]]] | None:
+    """The tournament and the (event, data) pairs an event sends; None when its objects are gone."""
+    if event in ("hand.entered", "hand.corrected"):
+        hand = (Hand.objects.select_related(*(f"game__match__{r}" for r in _MATCH_RELATED))
+                .filter(pk=ids["hand"]).first())
+        if hand is None:
+            return None
+        match = hand.game.match
+        out = [(event, {"hand": _hand(hand), "match": _match(match)})]
+        if event == "hand.entered" and match.status == Match.Status.FINISHED:
+            last = Hand.objects.filter(game__match=match).order_by("-game__number", "-number").values("pk").first()
+            if last and last["pk"] == hand.pk:  # the hand that decided the match
+                out.append(("match.finished", {"match": _match(match)}))
+        return match.round.tournament, out
+    if event == "hand.deleted":
+        game = Game.objects.select_related(*(f"match__{r}" for r in _MATCH_RELATED)).filter(pk=ids["game"]).first()
+        if game is None:
+            return None
+        data = {"hand": {"id": ids["hand"], "game": game.number, "number": ids.get("number")},
+                "match": _match(game.match)}
+        return game.match.round.tournament, [(event, data)]
+    if event == "round.paired":
+        rnd = Round.objects.select_related("tournament").filter(pk=ids["round"]).first()
+        if rnd is None:
+            return None
+        matches = rnd.matches.select_related("ns", "ew").order_by("table")
+        data = {"round": {"number": rnd.number, "status": rnd.status,
+                          "matches": [{"id": m.pk, "table": m.table, "ns": _team(m.ns), "ew": _team(m.ew),
+                                       "status": m.status} for m in matches]}}
+        return rnd.tournament, [(event, data)]
+    if event == "standings.updated":
+        tournament = Tournament.objects.filter(pk=ids["tournament"]).first()
+        if tournament is None:
+            return None
+        rows = Standing.objects.filter(tournament=tournament).select_related("team").order_by("position")
+        data = {"standings": [{"rank": r.rank, "team": _team(r.team), "played": r.played, "won": r.won,
+                               "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
+                               "tiebreaks": r.tiebreaks} for r in rows]}
+        return tournament, [(event, data)]
+    raise ValueError(f"unknown webhook event {event!r}")
+
+
+def _tournament_id(event: str, ids: dict) -> int | None:
+    """The tournament an event belongs to, in one query (to find its endpoints before building anything)."""
+    if event in ("hand.entered", "hand.corrected"):
+        return Hand.objects.filter(pk=ids["hand"]).values_list("game__match__round__tournament_id", flat=True).first()
+    if event == "hand.deleted":
+        return Game.objects.filter(pk=ids["game"]).values_list("match__round__tournament_id", flat=True).first()
+    if event == "round.paired":
+        return Round.objects.filter(pk=ids["round"]).values_list("tournament_id", flat=True).first()
+    return ids.get("tournament")
+
+
+def event_fanout(*, event: str, ids: dict) -> list[int]:
+    """Store one delivery per active endpoint that wants the event(s) and queue them; return their ids.
+
+    Costs one query when the tournament has no active endpoint (the usual case).
+    """
+    if event in ("hand.entered", "hand.corrected", "hand.deleted"):
+        endpoints = list(Endpoint.objects.filter(active=True, tournament__round_set__matches__games__hands__pk=ids[
+            "hand"]) if event != "hand.deleted" else Endpoint.objects.filter(
+            active=True, tournament__round_set__matches__games__pk=ids["game"]))
+    else:
+        tournament_id = _tournament_id(event, ids)
+        endpoints = list(Endpoint.objects.filter(active=True, tournament_id=tournament_id)) if tournament_id else []
+    if not endpoints:
+        return []
+    built = event_payloads(event, ids)
+    if built is None:
+        return []
+    tournament, payloads = built
+    created = []
+    with transaction.atomic():
+        for name, data in payloads:
+            event_id = uuid.uuid4()
+            body = _dump(_envelope(name, event_id, tournament, data))
+            created += Delivery.objects.bulk_create([
+                Delivery(endpoint=e, event_id=event_id, event=name, body=body) for e in endpoints if e.wants(name)])
+        for endpoint in endpoints:
+            _prune(endpoint)
+        ids_ = [d.pk for d in created]
+        _queue_deliveries(ids_)
+    return ids_
+
+
+def _prune(endpoint: Endpoint) -> None:
+    """Keep the endpoint's last LOG_SIZE deliveries."""
+    cutoff = (Delivery.objects.filter(endpoint=endpoint).order_by("-id").values_list("id", flat=True)[LOG_SIZE:LOG_SIZE + 1])
+    cutoff = list(cutoff)
+    if cutoff:
+        Delivery.objects.filter(endpoint=endpoint, id__lte=cutoff[0]).delete()
+
+
+def _queue_deliveries(delivery_ids: list[int]) -> None:
+    """Queue each delivery on commit. Without a worker (eager), each is tried once, in-process."""
+
+    def enqueue():
+        from .tasks import deliver_task
+
+        for pk in delivery_ids:
+            try:
+                if deliver_task.app.conf.task_always_eager:
+                    deliver_task.apply((pk,), retries=deliver_task.max_retries)  # one attempt: no worker to wait
+                else:
+                    deliver_task.apply_async((pk,))
+            except Exception:
+                logger.exception("webhook delivery %s not queued", pk)
+
+    transaction.on_commit(enqueue)
