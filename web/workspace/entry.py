@@ -140,6 +140,7 @@ def _words() -> dict:
         "fixing": _("Fixing a refused hand: save to put it back in the queue."),
         "preview": _("Preview: %(ns_name)s %(ns)s, %(ew_name)s %(ew)s; game total %(tns)s–%(tew)s."),
         "preview_multiplier": _("×%(n)s"),
+        "preview_bonus": _("turn-up bonus %(n)s"),
         "preview_wins": _("%(team)s wins the game."),
         "preview_offline": _("No preview offline: the hand is checked when it is sent."),
         "game_hand": _("game %(game)s · hand %(number)s"),

@@ -62,8 +62,6 @@ def type_hand(page, *, trump="H", tricks_ns="5", points_ns="37", points_ew=None)
 def test_scorekeeper_enters_a_hand_then_sees_a_refusal_on_its_field(browser, site):  # noqa: F811
     server, tournament, match, keeper = site
     context, page = signed_in_page(browser, server, keeper)
-    page.on("console", lambda m: print("CONSOLE", m.text))
-    page.on("pageerror", lambda e: print("PAGEERROR", e))
     page.goto(f"{server.url}/my/t/{tournament.slug}/score/")
     shot(page, "entry-matches-390")
     page.click(f"a[href='/my/t/{tournament.slug}/score/{match.pk}/']")
@@ -109,9 +107,9 @@ def test_two_hands_offline_are_stored_once_and_in_order(browser, site):  # noqa:
     context, page = signed_in_page(browser, server, keeper)
     url = f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/"
     page.goto(url)
-    # The Service Worker controls the page once it is ready (it keeps the page and its assets).
+    # The Service Worker, once ready, keeps this page and its assets: it opens offline from now on.
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null || true")
+    page.wait_for_function("() => caches.match(location.href).then(hit => !!hit)")
     context.set_offline(True)
     page.wait_for_function("navigator.onLine === false")
     type_hand(page)  # E deals hand 2
@@ -170,3 +168,28 @@ def test_screenshots_at_desktop_width(browser, site):  # noqa: F811
     page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/correct/")
     shot(page, "entry-correct-1280")
     context.close()
+
+
+@pytest.mark.skipif(not SHOTS, reason="screenshots only: set WS_SCREENSHOTS to a folder")
+def test_screenshots_of_a_turned_trump_variant(browser, site):  # noqa: F811
+    from tests.factories import EntryFactory, TeamFactory, TournamentFactory
+    from tournaments.services.rounds import round_pair
+
+    server, _, _, keeper = site
+    t = TournamentFactory(slug="spaanse-beker", variant="spanish-manilla")
+    for i in range(2):
+        EntryFactory(tournament=t, team=TeamFactory(name=f"Equipo {i + 1}"), seed=i + 1)
+    round_pair(tournament=t)
+    t.scorekeepers.add(keeper)
+    match = Match.objects.get(round__tournament=t)
+    for width in (390, 1280):
+        context, page = signed_in_page(browser, server, keeper, width=width)
+        page.goto(f"{server.url}/my/t/{t.slug}/score/{match.pk}/")
+        page.check("input[name=dealer][value=N]")
+        page.check("input[name=turned_suit][value=O]")
+        page.check("input[name=turned_rank][value='1']")
+        page.fill("input[name=tricks_ns]", "7")
+        page.fill("input[name=points_ns]", "40")
+        page.wait_for_selector("#entry-preview.ok")
+        shot(page, f"entry-spanish-preview-{width}")
+        context.close()

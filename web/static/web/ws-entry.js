@@ -280,6 +280,7 @@
         queueList.appendChild(note);
       }
       queueBox.hidden = rows.length === 0;
+      document.getElementById("queue-send").hidden = pending(rows).length === 0 || blocked;
       netLine.textContent = navigator.onLine ? "· " + words.online : "· " + words.offline;
       netLine.className = "net " + (navigator.onLine ? "on" : "off");
       // Corrections and deletions go straight to the server: only once nothing waits in the queue.
@@ -436,7 +437,9 @@
             var text = fmt(words.preview, { ns_name: state.ns_name, ew_name: state.ew_name, ns: p.score.ns, ew: p.score.ew,
                                             tns: p.totals.ns, tew: p.totals.ew });
             if (p.multiplier > 1) text += " " + fmt(words.preview_multiplier, { n: p.multiplier });
-            if (p.labels.length) text += " (" + p.labels.join(", ") + ")";
+            var notes = p.labels.slice();
+            if (p.bonus && p.bonus.applied) notes.push(fmt(words.preview_bonus, { n: p.bonus.points }));
+            if (notes.length) text += " (" + notes.join(", ") + ")";
             if (p.game_winner_name) text += " " + fmt(words.preview_wins, { team: p.game_winner_name });
             previewBox.textContent = text;
             previewBox.className = "entry-preview ok";
