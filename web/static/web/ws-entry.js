@@ -213,6 +213,12 @@
     var games = board.querySelectorAll(".games");
     games[0].textContent = state.games_won.ns; games[1].textContent = state.games_won.ew;
     board.querySelector("[data-game]").textContent = state.decided ? words.decided : fmt(words.game_hand, state);
+    if (form && state.decided && fixing === null) {
+      // The match is decided: nothing more to enter (a refused hand can still be fixed or dropped).
+      form.hidden = true;
+      var done = document.getElementById("entry-decided");
+      if (done) done.hidden = false;
+    }
     return WsQueue.putState(match, state);
   }
 
@@ -293,6 +299,7 @@
 
   function startFix(r) {
     fixing = r.id;
+    form.hidden = false;
     fillForm(r.hand);
     showErrors(r.refusals || []);
     document.getElementById("entry-title").textContent = words.fixing;
