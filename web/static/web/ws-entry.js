@@ -291,7 +291,18 @@
       netLine.className = "net " + (navigator.onLine ? "on" : "off");
       // Corrections and deletions go straight to the server: only once nothing waits in the queue.
       var last = document.getElementById("entry-last");
-      if (last) last.classList.toggle("locked", pending(rows).length > 0);
+      if (last) {
+        var locked = pending(rows).length > 0, note = last.querySelector(".locked-note");
+        last.classList.toggle("locked", locked);
+        if (locked && !note) {
+          note = document.createElement("p");
+          note.className = "locked-note muted";
+          note.textContent = words.unchanged_since;
+          last.insertBefore(note, last.children[1] || null);
+        } else if (!locked && note) {
+          note.remove();
+        }
+      }
       showPosition(rows, false);
       return rows;
     });
