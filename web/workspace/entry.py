@@ -133,7 +133,8 @@ def _words() -> dict:
     return {
         "queued": _("Waiting to be sent"), "sending": _("Sending…"), "stored": _("Stored"), "refused": _("Refused"),
         "hand": _("Hand %(number)s of game %(game)s"),
-        "online": _("online"), "offline": _("offline: hands are kept on this phone and sent when the connection returns"),
+        "online": _("online"),
+        "offline": _("offline: hands are kept on this phone and sent when the connection returns"),
         "edit": _("Fix it"), "drop": _("Drop it"), "retry": _("Send again"),
         "drop_confirm": _("Drop this hand? It will not be sent."),
         "stopped": _("The hands after a refused hand wait until you fix or drop it."),
@@ -315,7 +316,7 @@ def score_delete(request, slug, match_id):
 @login_required
 @require_POST
 def score_game_start(request, slug, match_id):
-    """Start the match's next game with its first dealer (and the favourite suit or albur where the variant has them)."""
+    """Start the match's next game with its first dealer (favourite suit and albur where the variant has them)."""
     match = scorekept_match_or_404(request.user, slug, match_id)
     form = logic.variant_form(match)
     try:

@@ -86,7 +86,7 @@ def words_for(code: str, field: str | None, variant: scoring.Variant, state: dic
 
 
 def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None) -> list[dict]:
-    """Return a refusal (the engine's violations or a service's conflict) as a list of {code, field, message, detail}."""
+    """Return a refusal (the engine's violations or a service's conflict) as {code, field, message, detail} items."""
     if isinstance(exc, scoring.RuleViolation):
         items = [(v.code, v.field, v.message) for v in exc.violations]
     elif isinstance(exc, ServiceError):
@@ -139,7 +139,8 @@ def hand_row(hand, match: Match, variant: scoring.Variant) -> dict:
     return {
         "id": hand.pk, "number": hand.number, "dealer": hand.dealer, "dealer_seat": labels.seat(hand.dealer),
         "dealer_team": _team_of(match, hand.dealer),
-        "trump": labels.suit_name(variant, trump) if not hand.turned_card else labels.card_name(variant, hand.turned_card),
+        "trump": (labels.card_name(variant, hand.turned_card) if hand.turned_card
+                  else labels.suit_name(variant, trump)),
         "score_ns": hand.score_ns, "score_ew": hand.score_ew, "total_ns": hand.total_ns, "total_ew": hand.total_ew,
         "thrown_in": hand.thrown_in, "multiplier": hand.multiplier,
         "labels": [str(labels.LABEL_WORDS.get(lb, lb)) for lb in hand.labels or []],

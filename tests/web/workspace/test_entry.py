@@ -164,7 +164,8 @@ def test_form_post_without_javascript_stores_the_hand(setup, keeper_client):
                                         "key": "form-1", "game": "1", "number": "1"}, follow=True)
     assert response.status_code == 200
     hand = Hand.objects.get(game__match=ma)
-    assert (hand.score_ns, hand.entered_by, hand.idempotency_key) == (7, setup["keeper"], f"{setup['keeper'].pk}:form-1")
+    keeper = setup["keeper"]
+    assert (hand.score_ns, hand.entered_by, hand.idempotency_key) == (7, keeper, f"{keeper.pk}:form-1")
     assert "Hand 1 of game 1 stored" in response.content.decode()
     # The same form sent twice (a double tap) stores nothing more.
     keeper_client.post(url, {"dealer": "N", "trump": "H", "tricks_ns": "5", "tricks_ew": "3", "points_ns": "37",
@@ -313,7 +314,8 @@ def test_correct_the_last_hand(setup, keeper_client):
     assert hand.history.first().history_change_reason == "corrected"
     bad = keeper_client.post(url, {"dealer": "E", "trump": "S", "tricks_ns": "6", "tricks_ew": "2",
                                    "points_ns": "45", "points_ew": "16"})
-    assert bad.status_code == 400 and 'id="err-points">The points of both sides must add up to 60.' in bad.content.decode()
+    assert bad.status_code == 400
+    assert 'id="err-points">The points of both sides must add up to 60.' in bad.content.decode()
 
 
 def test_delete_the_last_hand_once(setup, keeper_client):
