@@ -14,10 +14,22 @@ and repeats three probes:
    every method on unknown API paths, huge numbers;
 2. 20 concurrent identical POSTs (no Idempotency-Key) of the hand that decides a game, --trials times;
 3. Redis killed during writes: hands entered one after the other on several matches while the
-   redis-server is killed half-way, a token asked for and /healthz/ read after it.
+   redis-server is killed half-way, a token asked for and /healthz/ read after it;
+
+then, with a Celery worker and Celery beat (the periodic sweep) started as they are deployed
+(``celery -A config worker`` / ``beat``, the settings' SWEEP_SECONDS, STANDINGS_STALE_SECONDS and
+TASK_LEASE_SECONDS unless the environment sets them), on a second tournament (issue #11, points 1, 3):
+
+4. Redis killed while match results are entered, then started again: the time from its return to
+   standings that hold every result;
+5. the worker killed (SIGKILL) mid-recompute (FAULT_TASK_DELAY_SECONDS holds it inside its
+   transaction), a new worker started: the time from its start to right standings;
+6. the worker killed mid-pairing: the time until a new pair request is accepted (202, not 409
+   pairing_in_progress), the first task's final status, and the new request paired.
 
 It prints, per probe and in total: requests tried, 500s (and any other 5xx or dropped connection),
-and hands stored twice (rows beyond what was answered 201, or beyond the one deciding hand).
+hands stored twice (rows beyond what was answered 201, or beyond the one deciding hand), tasks left
+stuck (pending or running at the end) and the times to right standings.
 Every loop is bounded and every wait has a timeout. Exit status 1 when a 500 or a duplicate was seen.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/manille .venv/bin/python bench/probe_faults.py
@@ -33,8 +45,10 @@ import os
 import socket
 import subprocess
 import sys
+import signal
 import threading
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -80,7 +94,11 @@ def load_data(teams: int):
     tournament, matches = paired_tournament(name="Fault probe", slug="fault-probe", club="Probe club", teams=teams)
     user = get_user_model().objects.create_user("probe", "probe@example.org", "probe-password-1")
     tournament.scorekeepers.add(user)
-    return AuthToken.objects.create(user)[1], matches
+    # The sweep probes' own tournament: its organizer pairs it, its matches are finished under faults.
+    second, second_matches = paired_tournament(name="Sweep probe", slug="sweep-probe", club="Sweep club", teams=8)
+    second.scorekeepers.add(user)
+    second.organizers.add(user)
+    return AuthToken.objects.create(user)[1], matches, (second.pk, second.slug, second_matches)
 
 
 def hand_rows(match_id: int) -> list[tuple[int, int]]:
@@ -255,6 +273,184 @@ def probe_redis_killed(client: Client, match_ids: list[int], redis: subprocess.P
             "rows not matching 201s": mismatched, "hands stored twice": twice}
 
 
+# -- probes 4 to 6: the sweep, with real worker and beat processes -------------------------------------------
+
+class Celery:
+    """``celery -A config worker`` (solo pool, both queues) or ``beat`` as deployed, in a process group of its own."""
+
+    def __init__(self, kind: str, env: dict, log: Path, **extra):
+        self.kind, self.log = kind, log
+        self.env = {**env, "LOG_LEVEL": "INFO", **{k: str(v) for k, v in extra.items()}}
+        if kind == "worker":
+            args = ["worker", "--pool=solo", "--queues=celery,standings", "--without-gossip", "--without-mingle",
+                    "--without-heartbeat", f"--hostname=probe-{uuid.uuid4().hex[:8]}@localhost", "--loglevel=INFO"]
+            self.ready = "ready."
+        else:
+            args = ["beat", "--loglevel=INFO", f"--schedule={log.with_suffix('.schedule')}"]
+            self.ready = "beat: Starting..."
+        with open(log, "w") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", *args], cwd=ROOT,
+                                         env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        if not wait(lambda: self.ready in self.output() or self.proc.poll() is not None, 60) or self.proc.poll():
+            self.kill()
+            sys.exit(f"celery {kind} did not start; see {log}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+
+def wait(predicate, timeout: float, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return False
+
+
+def timed(predicate, timeout: float) -> float | None:
+    """Seconds until ``predicate()`` holds, or None after ``timeout``."""
+    started = time.monotonic()
+    return round(time.monotonic() - started, 1) if wait(predicate, timeout) else None
+
+
+def finish_match(client: Client, match_id: int) -> Counter:
+    """Two games of two all-tricks hands each: the match is won by NS."""
+    statuses = Counter()
+    for dealer in "NENE":
+        status, _ = client.request("POST", f"/api/v1/matches/{match_id}/hands/", json.dumps(hand(dealer, 60, (8, 0))))
+        statuses[status] += 1
+    return statuses
+
+
+def standings_right(tournament_id: int, match_ids: list[int]) -> bool:
+    """Every finished match's winner has a win's points in the saved standings, and no change is waiting."""
+    from django.db import connections
+
+    from tournaments.models import Match, Standing, StandingsChange, Tournament
+
+    try:
+        points = Tournament.objects.get(pk=tournament_id).points_win
+        winners = {m.ns_id if m.winner == "ns" else m.ew_id
+                   for m in Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED)}
+        rows = dict(Standing.objects.filter(tournament_id=tournament_id).values_list("team_id", "match_points"))
+        return (bool(winners) and all(rows.get(t) == points for t in winners)
+                and not StandingsChange.objects.filter(tournament_id=tournament_id).exists())
+    finally:
+        connections.close_all()
+
+
+def stuck_tasks() -> int:
+    from django.db import connections
+
+    from tournaments.models import TaskRecord
+
+    try:
+        return TaskRecord.objects.filter(status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).count()
+    finally:
+        connections.close_all()
+
+
+def probe_sweep(client: Client, env: dict, redis_port: int, second, log_dir: Path) -> dict[str, dict]:
+    """Probes 4 to 6 on the second tournament; returns their results by label."""
+    tournament_id, slug, match_ids = second
+    bound = float(env.get("STANDINGS_STALE_SECONDS", 10)) + float(env.get("SWEEP_SECONDS", 5)) + 60
+    lease = float(env.get("TASK_LEASE_SECONDS", 30))
+    results = {}
+    redis = start_redis(redis_port)  # probe 3 left it dead
+    worker = Celery("worker", env, log_dir / "probe_worker.log")
+    beat = Celery("beat", env, log_dir / "probe_beat.log")
+    try:
+        # 4. Redis down while results are stored.
+        c = Client(client.port, client.token)
+        kill(redis)
+        answers = finish_match(c, match_ids[0]) + finish_match(c, match_ids[1])
+        redis = start_redis(redis_port)
+        restarted = []
+        if not worker.alive():  # kombu may give up on an unacknowledged message: its supervisor restarts it
+            worker = Celery("worker", env, log_dir / "probe_worker.log")
+            restarted.append("worker")
+        if not beat.alive():
+            beat = Celery("beat", env, log_dir / "probe_beat.log")
+            restarted.append("beat")
+        took = timed(lambda: standings_right(tournament_id, match_ids[:2]), bound)
+        results["4. Redis killed while results were stored, then restarted"] = {
+            "requests tried": c.tried, "500s": server_errors(c.statuses), "answers": dict(answers),
+            "seconds from Redis back to right standings": took if took is not None else f"not within {bound} s",
+            "restarted after exiting": restarted or "none"}
+
+        # 5. The worker killed mid-recompute.
+        c = Client(client.port, client.token)
+        worker.kill()
+        slow = Celery("worker", env, log_dir / "probe_worker_slow.log", FAULT_TASK_DELAY_SECONDS=300)
+        answers = finish_match(c, match_ids[2])
+        caught = wait(lambda: "fault injection: standings recompute waits" in slow.output(), 60)
+        slow.kill()
+        worker = Celery("worker", env, log_dir / "probe_worker.log")
+        took = timed(lambda: standings_right(tournament_id, match_ids[:3]), bound)
+        results["5. worker killed mid-recompute, a new worker started"] = {
+            "requests tried": c.tried, "500s": server_errors(c.statuses), "answers": dict(answers),
+            "killed mid-recompute": caught,
+            "seconds from the new worker to right standings": took if took is not None else f"not within {bound} s"}
+
+        # 6. The worker killed mid-pairing.
+        c = Client(client.port, client.token)
+        worker.kill()
+        slow = Celery("worker", env, log_dir / "probe_worker_slow.log", FAULT_TASK_DELAY_SECONDS=300)
+        pair = f"/api/v1/tournaments/{slug}/rounds/"
+        status, data = c.request("POST", pair, json.dumps({"force": True}))
+        first = json.loads(data).get("task") if status == 202 else None
+        if first is None:
+            print(f"the pair request was answered {status}: {data[:300]!r}", file=sys.stderr)
+        caught = wait(lambda: "fault injection: pairing waits" in slow.output(), 60)
+        slow.kill()
+        killed = time.monotonic()
+        refused, accepted = Counter(), None
+        while time.monotonic() - killed < lease * 3:
+            status, data = c.request("POST", pair, json.dumps({"force": True}))
+            if status == 202:
+                accepted = json.loads(data).get("task")
+                break
+            code = None
+            with contextlib.suppress(Exception):
+                code = json.loads(data)["errors"][0]["code"]
+            refused[(status, code)] += 1
+            time.sleep(0.5)
+        waited = round(time.monotonic() - killed, 1)
+        worker = Celery("worker", env, log_dir / "probe_worker.log")
+        final = {}
+
+        def finished(task_id):
+            status, data = c.request("GET", f"/api/v1/tasks/{task_id}/")
+            final[task_id] = json.loads(data) if status == 200 else {"status": status}
+            return final[task_id].get("status") in ("succeeded", "failed")
+
+        paired = accepted is not None and wait(lambda: finished(accepted), 60, 0.5)
+        if first:
+            finished(first)
+        results["6. worker killed mid-pairing"] = {
+            "requests tried": c.tried, "500s": server_errors(c.statuses), "killed mid-pairing": caught,
+            "refused while the lease ran": dict(refused),
+            "seconds from the kill to a new request accepted": waited if accepted else f"none in {lease * 3} s",
+            "first task": (final.get(first) or {}).get("status"),
+            "its reason": ((final.get(first) or {}).get("error") or {}).get("code"),
+            "new request": (final.get(accepted) or {}).get("status") if paired else "not finished",
+            "tasks left stuck": stuck_tasks()}
+    finally:
+        worker.kill()
+        beat.kill()
+        kill(redis)
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=5, help="matches for the concurrent-duplicates probe")
@@ -263,6 +459,7 @@ def main():
     parser.add_argument("--hands", type=int, default=12, help="hands per match in the Redis probe")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the probe database")
+    parser.add_argument("--no-sweep", action="store_true", help="skip probes 4 to 6 (worker and beat processes)")
     args = parser.parse_args()
 
     db_url = os.environ.get("DATABASE_URL", "")
@@ -287,7 +484,7 @@ def main():
     results = {}
     try:
         needed = 1 + args.trials + args.redis_matches
-        token, matches = load_data(2 * needed + 2)
+        token, matches, second = load_data(2 * needed + 2)
         server = start_server(env, port, args.workers, "--timeout", "60", stdout=subprocess.DEVNULL,
                               stderr=open(env["PROBE_LOG"], "w"))  # noqa: SIM115
         if not wait_port(port, 60):
@@ -311,6 +508,8 @@ def main():
             matches[1:1 + args.trials], args.concurrent)
         run("3. Redis killed during writes", probe_redis_killed,
             matches[1 + args.trials:1 + args.trials + args.redis_matches], redis, args.hands)
+        if not args.no_sweep:
+            results.update(probe_sweep(client, env, redis_port, second, log.parent))
     finally:
         if server is not None:
             stop_server(server)
@@ -324,13 +523,16 @@ def main():
     tried = sum(r["requests tried"] for r in results.values())
     errors = sum(r["500s"] for r in results.values())
     twice = sum(r.get("hands stored twice", 0) for r in results.values())
+    stuck = sum(r.get("tasks left stuck", 0) for r in results.values())
+    late = [label for label, r in results.items()
+            for k, v in r.items() if k.startswith("seconds") and not isinstance(v, (int, float))]
     for label, r in results.items():
         print(f"\n{label}")
         for k, v in r.items():
             print(f"  {k}: {v}")
-    print(f"\nTOTAL: requests tried {tried}, 500s {errors}, hands stored twice {twice}")
-    print(f"(server log: {log})")
-    sys.exit(1 if errors or twice else 0)
+    print(f"\nTOTAL: requests tried {tried}, 500s {errors}, hands stored twice {twice}, tasks left stuck {stuck}")
+    print(f"(server log: {log}; worker and beat logs beside it)")
+    sys.exit(1 if errors or twice or stuck or late else 0)
 
 
 if __name__ == "__main__":
