@@ -29,7 +29,7 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1) -> bool:
     return False
 
 
-def tests_database_url() -> str:
+def worker_database_url() -> str:
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
@@ -41,7 +41,7 @@ class CeleryProcess:
     def __init__(self, kind: str, redis_url: str, log_dir: Path, *, pool: str = "solo", **env: str | float):
         self.kind, self.pool = kind, pool
         self.log = log_dir / f"{kind}-{uuid.uuid4().hex[:8]}.log"
-        self.env = {**os.environ, "DATABASE_URL": tests_database_url(), "REDIS_URL": redis_url,
+        self.env = {**os.environ, "DATABASE_URL": worker_database_url(), "REDIS_URL": redis_url,
                     "DJANGO_SETTINGS_MODULE": "config.settings", "CELERY_TASK_ALWAYS_EAGER": "0", "LOG_LEVEL": "INFO",
                     **{k: str(v) for k, v in env.items()}}
         self.proc: subprocess.Popen | None = None
