@@ -3,6 +3,8 @@
 import django_filters
 from django import forms
 from django.db.models import Q
+from rest_framework import filters
+from rest_framework.exceptions import ValidationError
 
 from tournaments.models import Club, Entry, Match, Player, Team, Tournament
 
@@ -74,3 +76,13 @@ class MatchFilter(django_filters.FilterSet):
 
     def filter_team(self, queryset, name, value):
         return queryset.filter(Q(ns=value) | Q(ew=value))
+
+
+class SearchFilter(filters.SearchFilter):
+    """DRF's ``?search=``, whose refusals (a null character) name the ``search`` parameter as their field."""
+
+    def get_search_terms(self, request):
+        try:
+            return super().get_search_terms(request)
+        except ValidationError as exc:
+            raise ValidationError({self.search_param: exc.detail}) from exc

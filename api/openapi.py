@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from drf_standardized_errors.openapi import AutoSchema as BaseAutoSchema
 from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ValidationErrorEnum
 from rest_framework import permissions, serializers
+from rest_framework.filters import SearchFilter
 
 RULE_CODES = (
     "unknown_card", "dealer_out_of_turn", "game_over", "trump_invalid", "call_not_allowed", "tricks_total",
@@ -57,6 +58,19 @@ class ErrorsAutoSchema(BaseAutoSchema):
 
     def _should_add_validation_error_response(self) -> bool:
         return self._in("rule_methods") or super()._should_add_validation_error_response()
+
+    def _get_extra_validation_errors(self):
+        """Add the 400s of the query string: DRF's ``?search=`` and a view's ``query_serializer``."""
+        errors = dict(super()._get_extra_validation_errors())
+        if self.method == "GET":
+            if getattr(self.view, "search_fields", None) and any(
+                    isinstance(b, SearchFilter) or (isinstance(b, type) and issubclass(b, SearchFilter))
+                    for b in self.get_filter_backends()):
+                errors.setdefault("search", set()).add("null_characters_not_allowed")
+            query = getattr(self.view, "query_serializer", None)
+            for name, field in (query().fields.items() if query else ()):
+                errors.setdefault(name, set()).update(field.error_messages)
+        return errors
 
     def _get_serializer_for_validation_error_response(self):
         if self._in("rule_methods"):

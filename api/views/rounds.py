@@ -83,11 +83,13 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
 class StandingsView(TournamentChildMixin, APIView):
     """The tournament's standings, as last computed."""
 
+    query_serializer = LimitSerializer  # limit and offset are validated: their 400 is documented
+
     @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
                    responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
         tournament = self.get_tournament()
-        query = LimitSerializer(data=request.query_params)
+        query = self.query_serializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         limit, offset = query.validated_data.get("limit"), query.validated_data.get("offset", 0)
         keys = (versions.standings_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)

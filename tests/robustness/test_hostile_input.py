@@ -94,3 +94,20 @@ def test_a_newline_path_outside_the_api_keeps_the_sites_404():
     response = APIClient().get("/t/%0A/")
     assert response.status_code == 404
     assert not response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query, field", [("search=a%00b", "search"), ("name=a%00", "name")])
+def test_a_null_character_in_the_query_names_its_parameter(query, field):
+    r = APIClient().get(f"/api/v1/clubs/?{query}")
+    assert r.status_code == 400
+    assert r.json()["errors"] == [{"code": "null_characters_not_allowed", "attr": field,
+                                   "detail": "Null characters are not allowed."}]
+
+
+@pytest.mark.django_db
+def test_a_bad_standings_limit_is_a_400_on_its_parameter():
+    tournament = TournamentFactory()
+    r = APIClient().get(f"/api/v1/tournaments/{tournament.pk}/standings/?limit=0")
+    assert r.status_code == 400
+    assert r.json()["errors"][0]["attr"] == "limit"
