@@ -130,3 +130,22 @@ def test_concurrent_recomputes_are_safe(worker):
     rows = Standing.objects.filter(tournament=tournament)
     assert rows.count() == 30 and len({r.position for r in rows}) == 30
     assert StandingsSnapshot.objects.filter(tournament=tournament).count() == 1
+
+
+def test_a_long_pairing_keeps_its_lease_alive_and_is_never_taken_as_lost(worker, settings):
+    settings.TASK_LEASE_SECONDS = 0.6  # a heartbeat every 0.2 s
+    settings.FAULT_TASK_DELAY_SECONDS = 2  # the pairing waits, mid-way, for more than three leases
+    from tournaments.services.sweep import task_records_expire
+
+    tournament, _ = make_tournament(6)
+    record = round_pair_request(tournament=tournament)
+    assert wait_for(lambda: TaskRecord.objects.get(pk=record.pk).status == "running")
+    leases = set()
+    deadline = time.monotonic() + 30
+    while TaskRecord.objects.get(pk=record.pk).status == "running" and time.monotonic() < deadline:
+        assert task_records_expire() == 0  # alive: its lease is always ahead
+        leases.add(TaskRecord.objects.get(pk=record.pk).lease_expires_at)
+        time.sleep(0.1)
+    done = TaskRecord.objects.get(pk=record.pk)
+    assert done.status == "succeeded" and done.attempts == 1 and done.lease_expires_at is None
+    assert len(leases - {None}) >= 4  # pushed forward again and again
