@@ -27,6 +27,8 @@ from .organize_common import organizer_view, refusal
 
 #: The status changes the dashboard offers: (from, to).
 STATUS_MOVES = {("draft", "running"), ("running", "finished"), ("finished", "running")}
+#: The dashboard's query parameter after a pair request refused because the last round is unfinished.
+FORCE_OFFER = "unfinished"
 
 
 def _pairing_under_way(tournament: Tournament) -> TaskRecord | None:
@@ -42,12 +44,15 @@ def dashboard(request, tournament):
     entries = list(Entry.objects.filter(tournament=tournament).values_list("withdrawn", flat=True))
     rounds = list(tournament_rounds(tournament=tournament))
     last = rounds[-1] if rounds else None
+    unfinished = (last.tables - last.finished) if last else 0
     return render(request, "web/workspace/organize/dashboard.html", {
         "tournament": tournament, "facts": pages.tournament_facts(tournament), "tab": "dashboard",
         "active": entries.count(False), "withdrawn": entries.count(True),
         "rounds": [{"round": r, "status": labels.ROUND_STATUS.get(r.status, r.status)} for r in rounds],
         "last": last, "next_number": (last.number + 1) if last else 1,
-        "last_unfinished": bool(last and last.finished < last.tables),
+        "last_unfinished": unfinished > 0, "unfinished": unfinished,
+        # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
+        "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
         "all_paired": bool(last and tournament.format == Tournament.Format.SWISS and last.number >= tournament.rounds),
         "under_way": _pairing_under_way(tournament),
         "moves": [to for (frm, to) in sorted(STATUS_MOVES) if frm == tournament.status],
@@ -127,15 +132,32 @@ def export_standings(request, tournament):
     return response
 
 
+def _can_force(tournament: Tournament) -> bool:
+    """Tell whether pairing before the last round is finished means anything: not in a knockout.
+
+    A knockout's next round is filled in by the matches that finish (``knockout_advance``); forcing it pairs
+    nothing more.
+    """
+    return tournament.format != Tournament.Format.KNOCKOUT
+
+
 @require_POST
 @organizer_view
 def pair(request, tournament):
-    """Ask for the next round: the task is recorded and queued; follow it on its progress page."""
+    """Ask for the next round: the task is recorded and queued; follow it on its progress page.
+
+    ``force=1`` ("Pair anyway", offered after a ``round_unfinished`` refusal) pairs although the last round
+    still has unfinished matches: they stay as they are and count in the standings once finished.
+    """
+    force = request.POST.get("force") == "1" and _can_force(tournament)
     try:
-        record = round_pair_request(tournament=tournament, user=request.user)
+        record = round_pair_request(tournament=tournament, user=request.user, force=force)
     except ServiceError as exc:
         messages.error(request, refusal(exc.code, teams=getattr(exc, "teams", None)))
-        return redirect("ws:tournament", tournament.slug)
+        url = reverse("ws:tournament", args=[tournament.slug])
+        if exc.code == "round_unfinished" and not force and _can_force(tournament):
+            url += f"?{FORCE_OFFER}=1#h-next"  # the dashboard offers "Pair anyway"
+        return redirect(url)
     return redirect("ws:pair-task", tournament.slug, record.id)
 
 
