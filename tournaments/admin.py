@@ -168,10 +168,26 @@ class ClubScopedAdmin(ScopedAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+class RetiredFilter(admin.BooleanFieldListFilter):
+    """The ``retired`` flag of players and teams, its title in the user's language."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = _("retired")
+
+
+class RetiredColumn:
+    """The ``retired`` column of players and teams: a yes/no icon, sortable, its header translated."""
+
+    @admin.display(description=_("retired"), boolean=True, ordering="retired")
+    def retired_flag(self, obj):
+        return obj.retired
+
+
 @admin.register(Player)
-class PlayerAdmin(ClubScopedAdmin):
-    list_display = ("name", "club", "licence", "user")
-    list_filter = (("club", RELATED_ONLY),)
+class PlayerAdmin(RetiredColumn, ClubScopedAdmin):
+    list_display = ("name", "club", "licence", "user", "retired_flag")
+    list_filter = (("retired", RetiredFilter), ("club", RELATED_ONLY))
     search_fields = ("name", "licence", "club__name")
     autocomplete_fields = ("club", "user")
     list_select_related = ("club", "user")
@@ -185,9 +201,9 @@ def _team_picker(request) -> bool:
 
 
 @admin.register(Team)
-class TeamAdmin(ClubScopedAdmin):
-    list_display = ("name", "club", "player_1", "player_2")
-    list_filter = (("club", RELATED_ONLY),)
+class TeamAdmin(RetiredColumn, ClubScopedAdmin):
+    list_display = ("name", "club", "player_1", "player_2", "retired_flag")
+    list_filter = (("retired", RetiredFilter), ("club", RELATED_ONLY))
     search_fields = ("name", "club__name", "player_1__name", "player_2__name")
     autocomplete_fields = ("club", "player_1", "player_2")
     list_select_related = ("club", "player_1", "player_2")
