@@ -5,14 +5,26 @@ The message goes to a Channels group ("match-<id>", "tournament-<id>") through t
 once and pushes it to its own viewers (``web.consumers``). This module only publishes: it knows
 nothing about pages, and a failure to publish (Redis down, no layer) is logged, never raised, so
 a result is never refused because a scoreboard could not be told about it.
+
+A synchronous caller (a request of a sync worker, a Celery task) publishes through one event loop
+per process that lives in a daemon thread (``_Publisher``): the Redis layer keeps its connections
+per event loop, so ``async_to_sync`` (a new loop, new connections and their teardown on every
+call, about 10 ms) is paid once per process instead of once per hand. The caller waits for the
+send (a few Redis round trips) at most ``REDIS_TIMEOUT``; what fails or is still going then is
+logged, never raised. Layers kept in process memory (the zero-setup run, the tests) are sent to
+from the caller's thread as before: their queues belong to the loops of their listeners.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
 import uuid
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -33,6 +45,68 @@ def standings_group(tournament_id: int) -> str:
     return f"standings-{tournament_id}"
 
 
+async def _send_all(layer, groups: list[str], message: dict) -> None:
+    for group in groups:
+        await layer.group_send(group, message)
+
+
+class _Publisher:
+    """One event loop in a daemon thread per process (made again in a forked child), sending on the layer."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid: int | None = None
+        self._layers: tuple = (None, None)  # (the process's layer, the publisher's own of the same settings)
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        pid = os.getpid()
+        if self._pid != pid:
+            with self._lock:
+                if self._pid != pid:  # first use, or a forked child: the parent's thread did not follow
+                    loop = asyncio.new_event_loop()
+                    threading.Thread(target=loop.run_forever, name="live-publisher", daemon=True).start()
+                    self._loop, self._pid, self._layers = loop, pid, (None, None)
+        return self._loop
+
+    def _own_layer(self, layer):
+        """A layer of the same settings as ``layer`` for the publisher alone.
+
+        A Redis layer keeps a pool per event loop and its ``flush()`` closes them all from the caller's
+        loop: the process's layer, shared with the consumers, must never hold the publisher's.
+        """
+        shared, own = self._layers
+        if shared is not layer:
+            from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+            own = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+            self._layers = (layer, own)
+        return own
+
+    def send(self, layer, groups: list[str], message: dict, timeout: float) -> None:
+        """Send ``message`` to ``groups`` on the publisher's loop; wait at most ``timeout`` (then raise TimeoutError)."""
+        loop = self._running_loop()
+        future = asyncio.run_coroutine_threadsafe(_send_all(self._own_layer(layer), groups, message), loop)
+        try:
+            future.result(timeout)
+        except TimeoutError:
+            future.add_done_callback(lambda f: _late_failure(f, groups))
+            raise
+
+
+def _late_failure(future, groups: list[str]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("live update to %s not published", ", ".join(groups), exc_info=future.exception())
+
+
+_publisher = _Publisher()
+
+
+def _in_process(layer) -> bool:
+    """Tell whether the layer keeps its messages in this process's memory (sent from the caller's thread)."""
+    return type(layer).__module__.startswith("channels.layers")
+
+
 def _send(groups: list[str]) -> None:
     """Send one change message to each group now; log and swallow any failure."""
     try:
@@ -42,12 +116,10 @@ def _send(groups: list[str]) -> None:
         if layer is None:
             return
         message = {"type": MESSAGE_TYPE, "version": uuid.uuid4().hex}
-
-        async def send_all():
-            for group in groups:
-                await layer.group_send(group, message)
-
-        async_to_sync(send_all)()
+        if _in_process(layer):
+            async_to_sync(_send_all)(layer, groups, message)
+        else:
+            _publisher.send(layer, groups, message, timeout=getattr(settings, "REDIS_TIMEOUT", 1.0))
     except Exception:
         logger.exception("live update to %s not published", ", ".join(groups))
 
