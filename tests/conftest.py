@@ -20,3 +20,14 @@ def _eager_celery(request):
     celery_app.conf.task_eager_propagates = True
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture(autouse=True)
+def _forget_match_tournaments():
+    """Each test starts without the process's memory of matches' tournaments (ids come again after a rollback)."""
+    yield
+    import sys
+
+    versions = sys.modules.get("tournaments.versions")  # loaded only by tests that use Django
+    if versions is not None:
+        versions.forget_matches()

@@ -75,14 +75,10 @@ def _unavailable(what: str) -> None:
                        exc_info=True)
 
 
-def stamps(*keys: str) -> str | None:
-    """Return the current stamps of ``keys`` joined into one string, or None when the cache is unavailable.
-
-    A key the cache does not hold gets a new random token (``add``: when two processes race, both
-    read the one that won).
-    """
+def _read(keys: tuple[str, ...], also: tuple[str, ...] = ()) -> dict | None:
+    """The stamps of ``keys`` (a missing one made), with whatever the cache holds under ``also``, in one round trip."""
     try:
-        found = cache.get_many(keys)
+        found = cache.get_many((*keys, *also))
         missing = [k for k in keys if k not in found]
         if missing:
             for key in missing:
@@ -93,7 +89,119 @@ def stamps(*keys: str) -> str | None:
     except Exception:  # noqa: BLE001 - Redis down or timing out: no stamps, full answers
         _unavailable("read")
         return None
-    return ".".join(str(found[k]) for k in keys)
+    return found
+
+
+def stamps(*keys: str) -> str | None:
+    """Return the current stamps of ``keys`` joined into one string, or None when the cache is unavailable.
+
+    A key the cache does not hold gets a new random token (``add``: when two processes race, both
+    read the one that won).
+    """
+    found = _read(keys)
+    return None if found is None else ".".join(str(found[k]) for k in keys)
+
+
+# -- what a visitor may see, without SQL ----------------------------------------------------------------------------
+#
+# A visitor who is not signed in sees the public tournaments. Whether a tournament is public is kept in
+# the cache next to the tournament's stamp it was read under (``public:<id>`` = "<stamp>:<0|1>"), and
+# believed only while that stamp is current: every save of a tournament (publishing and unpublishing
+# included) replaces its stamp, at the write and on commit, so a fact read before a commit is never
+# believed after it (the reasoning of ``bump``). A match's tournament never changes: it is kept in
+# process memory.
+
+_MATCH_TOURNAMENTS: dict[int, int] = {}
+_MATCH_TOURNAMENTS_MAX = 50_000
+
+
+def forget_matches() -> None:
+    """Empty the process's memory of matches' tournaments (the tests: a rolled-back SQLite id comes again)."""
+    _MATCH_TOURNAMENTS.clear()
+
+
+def public_key(tournament_id: int) -> str:
+    return f"v:public:{tournament_id}"
+
+
+def match_tournament_id(match_id: int) -> int | None:
+    """The tournament of a match (None: no such match), from process memory after the first read."""
+    tournament_id = _MATCH_TOURNAMENTS.get(match_id)
+    if tournament_id is None:
+        from tournaments.models import Match
+
+        tournament_id = Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
+        if tournament_id is not None:
+            if len(_MATCH_TOURNAMENTS) >= _MATCH_TOURNAMENTS_MAX:
+                _MATCH_TOURNAMENTS.clear()
+            _MATCH_TOURNAMENTS[match_id] = tournament_id
+    return tournament_id
+
+
+def public_stamps(tournament_id: int, *keys: str) -> tuple[str | None, bool]:
+    """The stamps of ``keys`` joined (None: no cache) and whether the tournament is public.
+
+    ``keys`` must hold ``tournament_key(tournament_id)``. One cache round trip when the fact is kept
+    under the current stamp; otherwise one query, whose answer is kept under the stamp read before it.
+    A tournament that is not public (or does not exist) makes no stamps.
+    """
+    from tournaments.models import Tournament
+
+    tkey, pkey = tournament_key(tournament_id), public_key(tournament_id)
+    try:
+        found = cache.get_many((*keys, pkey))
+    except Exception:  # noqa: BLE001
+        _unavailable("read")
+        found = None
+    current = None if found is None else found.get(tkey)
+    kept = None if found is None else found.get(pkey)
+    if current is not None and isinstance(kept, str) and kept.rpartition(":")[0] == str(current):
+        if not kept.endswith(":1"):
+            return None, False
+    elif not Tournament.objects.filter(pk=tournament_id, public=True).exists():
+        if current is not None:
+            _keep(pkey, f"{current}:0")
+        return None, False
+    elif current is not None:  # the fact read under the stamp read before it
+        _keep(pkey, f"{current}:1")
+    if found is None or any(k not in found for k in keys):
+        found = _read(keys)
+        if found is None:
+            return None, True
+    return ".".join(str(found[k]) for k in keys), True
+
+
+def tournament_fact(tournament_id: int, name: str, compute):
+    """A fact about a tournament (``compute()``, any picklable value), kept in the cache under its stamp.
+
+    Believed while the tournament's stamp is the one it was read under (``public_stamps``' reasoning: the
+    stamp is read, or made, before ``compute()`` runs). Whatever the fact depends on must therefore bump
+    ``tournament_changed`` when it is written. Without a cache, ``compute()`` every time.
+    """
+    tkey, fkey = tournament_key(tournament_id), f"v:fact:{name}:{tournament_id}"
+    try:
+        found = cache.get_many((tkey, fkey))
+        current = found.get(tkey)
+        if current is None:
+            cache.add(tkey, _token(), timeout=None)
+            current = cache.get(tkey)
+    except Exception:  # noqa: BLE001
+        _unavailable("read")
+        return compute()
+    kept = found.get(fkey)
+    if current is not None and isinstance(kept, tuple) and len(kept) == 2 and kept[0] == current:
+        return kept[1]
+    value = compute()
+    if current is not None:
+        _keep(fkey, (current, value))
+    return value
+
+
+def _keep(key: str, value) -> None:
+    try:
+        cache.set(key, value, timeout=24 * 3600)
+    except Exception:  # noqa: BLE001 - not kept: read again next time
+        pass
 
 
 def etag(stamp: str, *parts) -> str:

@@ -24,7 +24,7 @@ from ..serializers.matches import (
     HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
 )
 from .common import plain
-from .conditional import versioned
+from .conditional import public_answer, versioned
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -72,12 +72,19 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
         responses={200: ScoreboardSerializer, 304: OpenApiResponse(description="Not modified since the ETag.")},
     )
     def retrieve(self, request, pk=None):
+        def keys(tournament_id):
+            return versions.match_key(int(pk)), versions.tournament_key(tournament_id), versions.NAMES_KEY
+
+        def build():
+            return match_scoreboard(match_id=int(pk))
+
+        if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
+            return public_answer(request, versions.match_tournament_id(int(pk)), keys, ("scoreboard", pk), build)
         tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
         tournament_id = tournament_id.first()
         if tournament_id is None:
             raise Http404
-        keys = (versions.match_key(int(pk)), versions.tournament_key(tournament_id), versions.NAMES_KEY)
-        return versioned(request, keys, ("scoreboard", pk), lambda: match_scoreboard(match_id=int(pk)))
+        return versioned(request, keys(tournament_id), ("scoreboard", pk), build)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,

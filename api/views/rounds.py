@@ -19,7 +19,6 @@ from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
 )
-from .conditional import versioned
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
@@ -57,15 +56,13 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
 
     def list(self, request, tournament_id=None):
-        tournament = self.get_tournament()
-        return versioned(request, _round_keys(tournament.pk), ("rounds", tournament.pk, request.build_absolute_uri()),
-                         lambda: super(RoundViewSet, self).list(request, tournament_id=tournament_id).data)
+        return self.conditional(_round_keys, lambda pk: ("rounds", pk, request.build_absolute_uri()),
+                                lambda: super(RoundViewSet, self).list(request, tournament_id=tournament_id).data)
 
     def retrieve(self, request, tournament_id=None, number=None):
-        tournament = self.get_tournament()
-        return versioned(request, _round_keys(tournament.pk), ("round", tournament.pk, number),
-                         lambda: super(RoundViewSet, self).retrieve(request, tournament_id=tournament_id,
-                                                                    number=number).data)
+        return self.conditional(_round_keys, lambda pk: ("round", pk, number),
+                                lambda: super(RoundViewSet, self).retrieve(request, tournament_id=tournament_id,
+                                                                           number=number).data)
 
     @extend_schema(summary="Pair the next round (in a worker)", parameters=[TOURNAMENT_ID],
                    request=RoundPairRequestSerializer, responses={202: TaskAcceptedSerializer})
@@ -88,19 +85,20 @@ class StandingsView(TournamentChildMixin, APIView):
     @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
                    responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
-        tournament = self.get_tournament()
         query = self.query_serializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         limit, offset = query.validated_data.get("limit"), query.validated_data.get("offset", 0)
-        keys = (versions.standings_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
+
+        def keys(pk):
+            return versions.standings_key(pk), versions.tournament_key(pk), versions.NAMES_KEY
 
         def build():
-            data = standings_for(tournament)
+            data = standings_for(self.get_tournament())
             if limit is not None or offset:
                 data["rows"] = data["rows"][offset:None if limit is None else offset + limit]
             return StandingsSerializer(data).data
 
-        return versioned(request, keys, ("standings", tournament.pk, limit, offset), build)
+        return self.conditional(keys, lambda pk: ("standings", pk, limit, offset), build)
 
 
 class TaskView(APIView):

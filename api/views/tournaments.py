@@ -12,6 +12,7 @@ from ..filters import EntryFilter, TournamentFilter
 from ..openapi import EXAMPLE_TOURNAMENT
 from ..permissions import TournamentOrganizerWrite, TournamentWrite, require_club_manager, visible_tournaments
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
+from .conditional import public_answer, versioned
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", str, OpenApiParameter.PATH,
                                  description="The tournament's id, or its slug (`gentse-beker`).")
@@ -75,6 +76,16 @@ class TournamentChildMixin:
             self._tournament = get_object_or_404(visible_tournaments(self.request.user),
                                                  **tournament_lookup(self.kwargs["tournament_id"]))
         return self._tournament
+
+    def conditional(self, keys, parts, build):
+        """``versioned`` for this tournament's answer: ``keys(id)``, ``parts(id)`` and ``build()`` (which may call
+        ``get_tournament``). A visitor who is not signed in, naming the tournament by its number, is answered from
+        the stamps with no SQL for a 304 (``public_answer``)."""
+        value = str(self.kwargs["tournament_id"])
+        if not self.request.user.is_authenticated and value.isdigit():
+            return public_answer(self.request, int(value), keys, parts(int(value)), build)
+        tournament = self.get_tournament()
+        return versioned(self.request, keys(tournament.pk), parts(tournament.pk), build)
 
 
 @extend_schema_view(

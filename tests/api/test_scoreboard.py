@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.api.conftest import client_for
 from tests.api.deals import summary
+from tournaments import versions
 from tournaments.services.hands import hand_enter
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +66,8 @@ def _queries(client, url):
 def test_the_number_of_queries_does_not_grow_with_the_hands(match, anon, scorekeeper):
     url = f"/api/v1/matches/{match.pk}/"
     enter(match, 1)
+    _queries(anon, url)  # a visitor's first request learns the match's tournament and that it is public
+    versions.bump_now(versions.match_key(match.pk))  # the body is built again, as after a change
     few = _queries(anon, url)
     enter(match, 9, start=1, ns=50)  # 20 a hand: the first boam ends at the sixth hand
     many = _queries(anon, url)
