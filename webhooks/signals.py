@@ -4,6 +4,12 @@ Each receiver only registers, on commit, the queueing of one task carrying the e
 ids: no SQL is added to the request (the task finds the endpoints and builds the payload), and a
 rolled-back change sends nothing. Queueing failures are logged, never raised (a result is never
 refused because a webhook could not be queued).
+
+A tournament without an active endpoint queues nothing: whether it has one is a fact kept with the
+tournament's version stamp (``tournaments.versions.tournament_fact``; an endpoint saved or deleted
+bumps the stamp), read at commit in the cache round trip, so a hand of a tournament nobody listens
+to costs no task and no worker time. When the tournament is not known from the saved objects
+already in memory, the task is queued and finds out.
 """
 
 import logging
@@ -12,18 +18,31 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from tournaments import versions
 from tournaments.models import Hand, Round, StandingsSnapshot
+
+from .models import Endpoint
 
 logger = logging.getLogger(__name__)
 
 
-def emit(event: str, **ids) -> None:
-    """Queue ``webhooks.event_task(event, ids)`` once the current transaction commits."""
+def listened(tournament_id: int) -> bool:
+    """Tell whether the tournament has an active endpoint (kept with its version stamp; one query a stamp)."""
+    return versions.tournament_fact(
+        tournament_id, "webhooks",
+        lambda: Endpoint.objects.filter(tournament_id=tournament_id, active=True).exists())
+
+
+def emit(event: str, tournament_id: int | None = None, **ids) -> None:
+    """Queue ``webhooks.event_task(event, ids)`` once the current transaction commits (not for a tournament
+    known to have no active endpoint)."""
 
     def enqueue():
         from .tasks import event_task
 
         try:
+            if tournament_id is not None and not listened(tournament_id):
+                return
             event_task.apply_async((event, ids))
         except Exception:  # a webhook must never turn a stored result into an error
             logger.exception("webhook event %s %s not queued", event, ids)
@@ -31,11 +50,21 @@ def emit(event: str, **ids) -> None:
     transaction.on_commit(enqueue)
 
 
+def _hand_tournament_id(hand) -> int | None:
+    """The hand's tournament from the objects the services loaded with it (its game, match and round), or None."""
+    try:
+        game = hand._state.fields_cache["game"]
+        match = game._state.fields_cache["match"]
+        return match._state.fields_cache["round"].tournament_id
+    except (KeyError, AttributeError):
+        return None
+
+
 @receiver(post_save, sender=Hand, dispatch_uid="webhooks.hand_saved")
 def hand_saved(sender, instance, created, raw=False, **kwargs):
     if raw:
         return
-    emit("hand.entered" if created else "hand.corrected", hand=instance.pk)
+    emit("hand.entered" if created else "hand.corrected", _hand_tournament_id(instance), hand=instance.pk)
 
 
 @receiver(post_delete, sender=Hand, dispatch_uid="webhooks.hand_deleted")
@@ -43,17 +72,24 @@ def hand_deleted(sender, instance, origin=None, **kwargs):
     if origin is not instance:  # a hand deleted with its game, match or tournament: not an event of its own
         return
     game = instance._state.fields_cache.get("game")  # known already on the delete paths; never queried here
-    emit("hand.deleted", hand=instance.pk, game=instance.game_id, number=instance.number,
-         game_number=getattr(game, "number", None))
+    emit("hand.deleted", _hand_tournament_id(instance), hand=instance.pk, game=instance.game_id,
+         number=instance.number, game_number=getattr(game, "number", None))
 
 
 @receiver(post_save, sender=Round, dispatch_uid="webhooks.round_saved")
 def round_saved(sender, instance, created, raw=False, **kwargs):
     if created and not raw:
-        emit("round.paired", round=instance.pk)
+        emit("round.paired", instance.tournament_id, round=instance.pk)
 
 
 @receiver(post_save, sender=StandingsSnapshot, dispatch_uid="webhooks.standings_saved")
 def standings_saved(sender, instance, raw=False, **kwargs):
     if not raw:
-        emit("standings.updated", tournament=instance.tournament_id)
+        emit("standings.updated", instance.tournament_id, tournament=instance.tournament_id)
+
+
+@receiver(post_save, sender=Endpoint, dispatch_uid="webhooks.endpoint_saved")
+@receiver(post_delete, sender=Endpoint, dispatch_uid="webhooks.endpoint_deleted")
+def endpoint_changed(sender, instance, raw=False, **kwargs):
+    if not raw:
+        versions.tournament_changed(instance.tournament_id)  # ``listened`` reads its fact again

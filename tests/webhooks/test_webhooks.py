@@ -131,6 +131,37 @@ def test_hooking_the_hand_adds_no_sql_statement_to_the_request(django_capture_on
     assert len(with_callbacks) == len(without_callbacks) + 1
 
 
+def test_a_tournament_nobody_listens_to_queues_no_task(django_capture_on_commit_callbacks, organizer, scorekeeper,
+                                                       match, tournament, receiver):
+    """No active endpoint: a hand queues no webhook task (known from the tournament's stamp, no SQL); an endpoint
+    registered, then switched off, is seen at the next hand."""
+    from celery.signals import task_prerun
+
+    ran = []
+
+    def seen(sender=None, **kwargs):
+        ran.append(sender.name)
+
+    task_prerun.connect(seen, weak=False)
+    client = client_for(scorekeeper)
+    url = f"/api/v1/matches/{match.pk}/hands/"
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client.post(url, summary("N", 37), format="json").status_code == 201
+        assert "webhooks.event_task" not in ran and Delivery.objects.count() == 0
+        hook = register(organizer, tournament, receiver, events=["hand.entered"])
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client.post(url, summary("E", 37), format="json").status_code == 201
+        assert "webhooks.event_task" in ran and receiver.events() == ["hand.entered"]
+        client_for(organizer).patch(hooks_url(tournament, hook["id"]), {"active": False}, format="json")
+        ran.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client.post(url, summary("S", 37), format="json").status_code == 201
+        assert "webhooks.event_task" not in ran and receiver.events() == ["hand.entered"]
+    finally:
+        task_prerun.disconnect(seen)
+
+
 def test_events_filter_and_inactive_endpoints(django_capture_on_commit_callbacks, organizer, scorekeeper, match,
                                               tournament, receiver):
     register(organizer, tournament, receiver, events=["standings.updated"])
