@@ -1,5 +1,6 @@
 """The public site: one view a page, each reading through ``web.pages`` (and so the selectors of ``tournaments``)."""
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpResponseNotModified
@@ -23,31 +24,74 @@ def _live_page(request, template, ctx, keys=(), fill=None):
     Without them (or the cache unavailable), the ETag is derived from the region's rendering.
     """
     t = ctx["tournament"]
-    # The page around the region shows the tournament's header (status, round, settings): they count too.
-    header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
-
-    def tag(version: str) -> str:
-        # The header names the signed-in user and its forms carry the CSRF secret (rotated at sign-in): a page
-        # sent to another user, or to this browser before it signed in or out, is never answered 304. Taken again
-        # after rendering: a first page sets the CSRF cookie its browser sends the next time.
-        user = f"{request.user.pk}:{request.user.get_username()}" if request.user.is_authenticated else "0"
-        user = f"{user}:{request.META.get('CSRF_COOKIE', '')}"
-        page = f"{version}|{request.path}|{request.GET.urlencode()}|{user}|{header!r}"
-        return regions.etag_of(page, request.LANGUAGE_CODE)
-
     stamp = versions.stamps(*keys) if keys else None
     if stamp is not None:
-        etag = tag(f"v{stamp}")
+        # The header (status, round, settings) is the tournament's: its stamp, among ``keys``, covers it.
+        etag = _page_tag(request, f"v{stamp}")
+        if not request.user.is_authenticated:
+            _remember_slug(t)
         # Exactly this tag (not *): the page behind it may not exist, which only building it tells.
         if etag in parse_etags(request.headers.get("If-None-Match", "")):
             return _live_headers(HttpResponseNotModified(), etag)
     if fill is not None:
         fill(ctx)
-    version = f"v{stamp}" if stamp is not None else ctx["region"]["etag"]
-    if stamp is None and regions.etag_matches(request, tag(version)):
-        return _live_headers(HttpResponseNotModified(), tag(version))
+    if stamp is not None:
+        response = render(request, template, ctx)
+        return _live_headers(response, _page_tag(request, f"v{stamp}"))  # with the CSRF cookie the page set
+    # The page around the region shows the tournament's header (status, round, settings): they count too.
+    header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
+    if regions.etag_matches(request, _page_tag(request, ctx["region"]["etag"], header)):
+        return _live_headers(HttpResponseNotModified(), _page_tag(request, ctx["region"]["etag"], header))
     response = render(request, template, ctx)
-    return _live_headers(response, tag(version))
+    return _live_headers(response, _page_tag(request, ctx["region"]["etag"], header))
+
+
+def _page_tag(request, version: str, header=()) -> str:
+    # The header names the signed-in user and its forms carry the CSRF secret (rotated at sign-in): a page
+    # sent to another user, or to this browser before it signed in or out, is never answered 304. Taken again
+    # after rendering: a first page sets the CSRF cookie its browser sends the next time.
+    user = f"{request.user.pk}:{request.user.get_username()}" if request.user.is_authenticated else "0"
+    user = f"{user}:{request.META.get('CSRF_COOKIE', '')}"
+    page = f"{version}|{request.path}|{request.GET.urlencode()}|{user}|{header!r}"
+    return regions.etag_of(page, request.LANGUAGE_CODE)
+
+
+def _slug_key(slug: str) -> str:
+    return f"v:slug:{slug}"
+
+
+def _remember_slug(tournament) -> None:
+    """Keep which tournament a slug names, for a visitor's next 304 (``_visitor_not_modified``)."""
+    try:
+        if cache.get(_slug_key(tournament.slug)) != tournament.pk:
+            cache.set(_slug_key(tournament.slug), tournament.pk, timeout=24 * 3600)
+    except Exception:  # noqa: BLE001 - not kept: the next request reads the tournament
+        pass
+
+
+def _visitor_not_modified(request, slug: str, keys_of):
+    """A visitor's conditional request for a live page answered 304 from the cache alone, or None.
+
+    The slug's tournament was kept by an earlier page; it need not still be right: the ETag holds the
+    tournament's stamp (``keys_of(id)`` includes it), which any change of the tournament replaces, so a
+    slug moved to another tournament, or a tournament made private, never matches an ETag sent before.
+    Whether the tournament is public comes with the stamps (``versions.public_stamps``).
+    """
+    if "If-None-Match" not in request.headers or request.user.is_authenticated:
+        return None
+    try:
+        tournament_id = cache.get(_slug_key(slug))
+    except Exception:  # noqa: BLE001
+        return None
+    if not isinstance(tournament_id, int):
+        return None
+    stamp, public = versions.public_stamps(tournament_id, *keys_of(tournament_id))
+    if stamp is None or not public:
+        return None
+    etag = _page_tag(request, f"v{stamp}")
+    if etag in parse_etags(request.headers["If-None-Match"]):
+        return _live_headers(HttpResponseNotModified(), etag)
+    return None
 
 
 def _live_headers(response, etag):
@@ -86,14 +130,19 @@ def tournament(request, slug):
     return render(request, "web/tournament.html", ctx)
 
 
+def _standings_keys(tournament_id: int) -> tuple[str, ...]:
+    return versions.standings_key(tournament_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
+
+
 def standings(request, slug):
+    if (unchanged := _visitor_not_modified(request, slug, _standings_keys)) is not None:
+        return unchanged
     tournament, ctx = _tournament_context(request, slug, "standings")
 
     def fill(ctx):
         ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
 
-    keys = (versions.standings_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
-    return _live_page(request, "web/standings.html", ctx, keys, fill)
+    return _live_page(request, "web/standings.html", ctx, _standings_keys(tournament.pk), fill)
 
 
 def clubs(request, slug):
@@ -102,8 +151,14 @@ def clubs(request, slug):
     return render(request, "web/clubs.html", ctx)
 
 
+def _results_keys(tournament_id: int) -> tuple[str, ...]:
+    return versions.results_key(tournament_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
+
+
 def rounds(request, slug, number=None):
     """A round's tables (the current round by default), with links to the others."""
+    if (unchanged := _visitor_not_modified(request, slug, _results_keys)) is not None:
+        return unchanged
     tournament, ctx = _tournament_context(request, slug, "rounds")
     if not tournament.current_round:  # no round yet: nothing live
         if number:
@@ -117,8 +172,7 @@ def rounds(request, slug, number=None):
         ctx.update(rounds=all_rounds, round=rnd,
                    region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd))
 
-    keys = (versions.results_key(tournament.pk), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
-    return _live_page(request, "web/rounds.html", ctx, keys, fill)
+    return _live_page(request, "web/rounds.html", ctx, _results_keys(tournament.pk), fill)
 
 
 def teams(request, slug):
@@ -134,18 +188,29 @@ def team(request, slug, team_id):
 
 
 def match(request, slug, match_id):
+    def keys(tournament_id):
+        return versions.match_key(match_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
+
+    if (unchanged := _visitor_not_modified(request, slug, keys)) is not None:
+        return unchanged
     tournament, ctx = _tournament_context(request, slug, "rounds")
 
     def fill(ctx):
         board = pages.match_board(tournament, match_id)
         ctx.update(board=board, region=regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board))
 
-    keys = (versions.match_key(match_id), versions.tournament_key(tournament.pk), versions.NAMES_KEY)
-    return _live_page(request, "web/match.html", ctx, keys, fill)
+    return _live_page(request, "web/match.html", ctx, keys(tournament.pk), fill)
+
+
+def _wall_keys(tournament_id: int) -> tuple[str, ...]:
+    return (versions.results_key(tournament_id), versions.standings_key(tournament_id),
+            versions.tournament_key(tournament_id), versions.NAMES_KEY)
 
 
 def wall(request, slug):
     """The hall's projector: large type, the current round's tables and the standings in turn, kept live."""
+    if (unchanged := _visitor_not_modified(request, slug, _wall_keys)) is not None:
+        return unchanged
     tournament = pages.tournament_or_404(request.user, slug)
     seconds = request.GET.get("seconds", "")
     ctx = {"tournament": tournament, "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
@@ -153,9 +218,7 @@ def wall(request, slug):
     def fill(ctx):
         ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
 
-    keys = (versions.results_key(tournament.pk), versions.standings_key(tournament.pk),
-            versions.tournament_key(tournament.pk), versions.NAMES_KEY)
-    return _live_page(request, "web/wall.html", ctx, keys, fill)
+    return _live_page(request, "web/wall.html", ctx, _wall_keys(tournament.pk), fill)
 
 
 def variant(request, slug):

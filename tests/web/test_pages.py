@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory
@@ -298,14 +299,24 @@ def test_a_missing_page_says_so_in_the_site_and_the_visitors_language(client, db
     assert words in body and f'<html lang="{lang}">' in body and reverse("web:home") in body
 
 
-def test_an_unchanged_live_page_is_a_304_before_it_is_built(client, tournament, django_assert_num_queries):
-    """The standings, round, match and wall pages answer 304 from the version stamps: the tournament, nothing else."""
+def test_an_unchanged_live_page_is_a_304_before_it_is_built(client, tournament, django_assert_num_queries,
+                                                            django_user_model):
+    """The standings, round, match and wall pages answer a visitor 304 from the version stamps with no SQL (the
+    slug's tournament and that it is public kept in the cache); a signed-in user's 304 reads the tournament."""
     match = played_match(tournament)
-    for path in (url("standings", tournament), url("rounds", tournament), url("match", tournament, match.pk),
-                 url("wall", tournament)):
+    paths = (url("standings", tournament), url("rounds", tournament), url("match", tournament, match.pk),
+             url("wall", tournament))
+    for path in paths:
         first = client.get(path)
-        with django_assert_num_queries(1):
+        client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])  # the first 304 reads whether it is public, once
+        with django_assert_num_queries(0):
             assert client.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    member = Client()
+    member.force_login(django_user_model.objects.create_user("lid", password="x-Lid-2026!"))
+    for path in paths:
+        first = member.get(path)
+        assert member.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        assert first["ETag"] != client.get(path)["ETag"]  # a page with the user's name is not the visitor's
     etags = {name: client.get(p)["ETag"] for name, p in (("standings", url("standings", tournament)),
                                                          ("wall", url("wall", tournament)))}
     standings_recompute(tournament=tournament)  # a recompute changes the standings and the wall
@@ -326,3 +337,21 @@ def test_a_renamed_team_changes_the_live_pages(client, tournament):
 def test_pages_come_compressed(client, tournament):
     response = client.get(url("standings", tournament), HTTP_ACCEPT_ENCODING="gzip")
     assert response["Content-Encoding"] == "gzip"
+
+
+def test_a_visitor_loses_a_live_page_the_moment_its_tournament_is_unpublished_or_renamed(client, tournament,
+                                                                                          django_user_model):
+    from tournaments.services.tournaments import tournament_update
+
+    match = played_match(tournament)
+    paths = (url("standings", tournament), url("rounds", tournament), url("match", tournament, match.pk),
+             url("wall", tournament))
+    etags = {path: client.get(path)["ETag"] for path in paths}
+    assert all(client.get(p, HTTP_IF_NONE_MATCH=etags[p]).status_code == 304 for p in paths)
+    staff = django_user_model.objects.create_user("staff", is_staff=True)
+    tournament_update(tournament=tournament, user=staff, public=False)
+    for path in paths:  # the old ETag meets a new stamp: built, and not found
+        assert client.get(path, HTTP_IF_NONE_MATCH=etags[path]).status_code == 404, path
+    tournament_update(tournament=tournament, user=staff, public=True, slug="nieuwe-naam")
+    for path in paths:  # the old slug no longer names it, whatever the cache kept
+        assert client.get(path, HTTP_IF_NONE_MATCH=etags[path]).status_code == 404, path
