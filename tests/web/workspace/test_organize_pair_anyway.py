@@ -123,3 +123,12 @@ def test_a_knockout_is_never_offered_pair_anyway_nor_forced(client, django_captu
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("ws:pair", args=[knockout.slug]), {"force": "1"})
     assert TaskRecord.objects.filter(tournament=knockout).count() == 0
+
+
+def test_the_offer_speaks_the_organizers_language(orga, cup):
+    page = orga.get(reverse("ws:tournament", args=[cup.slug]) + "?unfinished=1", HTTP_ACCEPT_LANGUAGE="nl")
+    text = page.content.decode()
+    assert "Toch koppelen?" in text and "De 3 onafgewerkte wedstrijden van ronde 1 blijven zoals ze zijn" in text
+    assert "Ronde 2 wordt nu gekoppeld" in text
+    # The sign-out's question (ws-signout.js fills in {n}) is on every signed-in page.
+    assert 'data-waiting="Delingen die wachten op verzending: {n}.' in text
