@@ -114,16 +114,21 @@ def test_the_api_neither_shows_nor_sets_retired(manager, club, kaart):
     assert "neither shows nor sets the flag" in guide_section()
 
 
-def test_in_use_players_and_teams_are_kept_and_a_retired_team_can_still_be_entered(manager, club, kaart):
+def test_in_use_players_and_teams_are_kept_and_a_retired_team_is_not_entered(manager, club, kaart):
     *_, team = kaart
     client = client_for(manager)
     assert error(client.delete(f"/api/v1/players/{team.player_1_id}/"))[::2] == (409, "protected")
     tournament = TournamentFactory(club=club)
     organizer = UserFactory(username="orga")
     tournament.organizers.add(organizer)
+    entries = f"/api/v1/tournaments/{tournament.slug}/entries/"
+    assert client_for(organizer).post(entries, {"team": team.pk}, format="json").status_code == 201
+    other = TournamentFactory(club=club)
+    other.organizers.add(organizer)
     team_retire(team=team)
-    response = client_for(organizer).post(f"/api/v1/tournaments/{tournament.slug}/entries/", {"team": team.pk},
+    response = client_for(organizer).post(f"/api/v1/tournaments/{other.slug}/entries/", {"team": team.pk},
                                           format="json")
-    assert response.status_code == 201
+    assert error(response)[::2] == (409, "team_retired")
+    assert client_for(organizer).get(entries).json()["count"] == 1  # the entry it had stays
     assert error(client.delete(f"/api/v1/teams/{team.pk}/"))[::2] == (409, "protected")
-    assert "the API's entries endpoint does not refuse one" in guide_section()
+    assert "`team_retired`" in guide_section()

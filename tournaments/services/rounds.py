@@ -277,12 +277,15 @@ def _refuse_unfinished(last: Round | None) -> None:
 def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:
     """Enter a team, also after the first round of a Swiss (it starts on 0 points); closed for the other formats.
 
-    Refuses (``Conflict``) a finished tournament, a team already entered and a team that has withdrawn.
+    Refuses (``Conflict``) a finished tournament, a team already entered, a team that has withdrawn and a
+    team its club has retired.
     """
     with transaction.atomic():
         tournament = _locked(tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished", "the tournament is finished")
+        if team.retired:
+            raise Conflict("team_retired", f"{team} is retired by its club; bring it back to enter it", field="team")
         if Entry.objects.filter(tournament=tournament, team=team, withdrawn=False).exists():
             raise Conflict("already_entered", f"{team} is already entered")
         started = Round.objects.filter(tournament=tournament).exists()

@@ -33,6 +33,7 @@ REFUSALS = {
     "already_entered": gettext_lazy("This team is entered already."),
     "entry_withdrawn": gettext_lazy("This team has withdrawn from the tournament; it cannot be entered again."),
     "tournament_finished": gettext_lazy("The tournament is finished."),
+    "team_retired": gettext_lazy("This team is retired by its club; its club manager can bring it back."),
     "already_withdrawn": gettext_lazy("This team has withdrawn already."),
     "tournament_started": gettext_lazy("A round is paired already: a team can no longer be removed, only withdrawn."),
     "round_started": gettext_lazy("This round has started: its pairings can no longer change."),
