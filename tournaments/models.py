@@ -6,10 +6,12 @@ hand inserted into a finished game (a trigger, see migration 0002).
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Now
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
@@ -169,6 +171,16 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"{self.team} in {self.tournament}"
+
+    def clean(self):
+        """A form (the admin's) enters no team its club retired, as the services refuse (``team_retired``)."""
+        if self.team_id is None:
+            return
+        before = (None if self._state.adding
+                  else Entry.objects.filter(pk=self.pk).values_list("team_id", flat=True).first())
+        if before != self.team_id and Team.objects.filter(pk=self.team_id, retired=True).exists():
+            raise ValidationError({"team": gettext_lazy(
+                "This team is retired by its club; its club manager can bring it back.")})
 
 
 class Round(models.Model):

@@ -61,3 +61,22 @@ def test_the_list_shows_retired_and_filters_on_it(admin_client, registry, model,
 def test_the_column_and_the_filter_speak_the_users_language(admin_client, registry):
     page = admin_client.get(changelist(Team), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "non-actief" in page.lower()
+
+
+def test_the_admin_enters_no_retired_team(admin_client, registry):
+    """The entry form refuses a team its club retired, as the services do; an entry it already had stays editable."""
+    from tests.factories import TournamentFactory
+    from tournaments.models import Entry
+
+    tournament = TournamentFactory()
+    active, retired = TeamFactory(), TeamFactory(retired=True)
+    add = reverse("admin:tournaments_entry_add")
+    refused = admin_client.post(add, {"tournament": tournament.pk, "team": retired.pk})
+    assert refused.status_code == 200 and not Entry.objects.filter(team=retired).exists()
+    assert "its club manager can bring it back" in refused.content.decode()
+    assert admin_client.post(add, {"tournament": tournament.pk, "team": active.pk}).status_code == 302
+    entry = Entry.objects.get(team=active)
+    Team.objects.filter(pk=active.pk).update(retired=True)
+    change = reverse("admin:tournaments_entry_change", args=[entry.pk])
+    assert admin_client.post(change, {"tournament": tournament.pk, "team": active.pk, "seed": 3}).status_code == 302
+    assert Entry.objects.get(pk=entry.pk).seed == 3
