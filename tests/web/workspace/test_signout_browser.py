@@ -10,9 +10,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from tests.factories import UserFactory
-from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
-from tests.web.conftest import enter_hands, make_tournament
-from tournaments.models import Hand, Match
+from tests.web.browser import browser  # noqa: F401 (fixture)
+from tests.web.workspace.test_entry_browser import site  # noqa: F401 (fixture: a match with one hand, its keeper)
+from tournaments.models import Hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,21 +32,6 @@ QUEUED = """() => new Promise((resolve, reject) => {
       all.onsuccess = () => { req.result.close(); resolve(all.result.map(r => [r.match, r.status])); };
     };
   })"""
-
-
-@pytest.fixture
-def site(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
-    tournament = make_tournament(4)
-    keeper = UserFactory(username="keeper")
-    tournament.scorekeepers.add(keeper)
-    match = Match.objects.filter(round__tournament=tournament, ew__isnull=False).order_by("table").first()
-    enter_hands(match, 1)  # N dealt hand 1: E deals next
-    with AsgiServer() as server:
-        yield server, tournament, match, keeper
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def session_cookie(server, user) -> dict:
