@@ -9,6 +9,11 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Django's ASGI handler runs each request's sync code in a thread of its own, and a database connection
+# belongs to its thread: a persistent one (CONN_MAX_AGE > 0) is never used again, stays open until its
+# thread is collected, and a busy server runs PostgreSQL out of connections ("too many clients"). Under
+# ASGI each request therefore opens and closes its connection, whatever CONN_MAX_AGE says.
+os.environ["CONN_MAX_AGE"] = "0"
 # Django first: the routing below imports models.
 django_application = get_asgi_application()
 
