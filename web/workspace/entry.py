@@ -144,6 +144,7 @@ def _words() -> dict:
         "preview_bonus": _("turn-up bonus %(n)s"),
         "preview_wins": _("%(team)s wins the game."),
         "preview_offline": _("No preview offline: the hand is checked when it is sent."),
+        "preview_waiting": _("No preview while hands wait to be sent: the hand is checked when it is sent."),
         "game_hand": _("game %(game)s · hand %(number)s"),
         "title": _("Hand %(number)s of game %(game)s"),
         "decided": _("decided"),

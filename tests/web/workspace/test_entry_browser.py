@@ -59,6 +59,23 @@ def type_hand(page, *, trump="H", tricks_ns="5", points_ns="37", points_ew=None)
         page.fill("input[name=points_ew]", points_ew)
 
 
+def test_the_match_status_follows_the_first_stored_hand(browser, site):  # noqa: F811
+    """A match not started: its status in the page's heading turns to playing once the first hand is stored."""
+    server, tournament, match, keeper = site
+    other = (Match.objects.filter(round__tournament=tournament, ew__isnull=False).exclude(pk=match.pk)
+             .order_by("table").first())
+    context, page = signed_in_page(browser, server, keeper)
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{other.pk}/")
+    assert page.text_content(".crumbs .badge").strip() == "Not started"
+    page.check("input[name=dealer][value=N]")
+    type_hand(page)
+    page.click("#hand-save")
+    page.wait_for_selector("#queue-list li[data-status=stored]")
+    page.wait_for_function("document.querySelector('.crumbs .badge').textContent.trim() == 'Playing'")
+    assert "status-playing" in page.get_attribute(".crumbs .badge", "class")
+    context.close()
+
+
 def test_scorekeeper_enters_a_hand_then_sees_a_refusal_on_its_field(browser, site):  # noqa: F811
     server, tournament, match, keeper = site
     context, page = signed_in_page(browser, server, keeper)

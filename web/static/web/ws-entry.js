@@ -213,6 +213,11 @@
     var games = board.querySelectorAll(".games");
     games[0].textContent = state.games_won.ns; games[1].textContent = state.games_won.ew;
     board.querySelector("[data-game]").textContent = state.decided ? words.decided : fmt(words.game_hand, state);
+    var badge = document.querySelector(".crumbs .badge");  // the match's status (not started, playing, finished)
+    if (badge && state.status_label) {
+      badge.textContent = state.status_label;
+      badge.className = "badge status-" + state.status;
+    }
     if (form && state.decided && fixing === null) {
       // The match is decided: nothing more to enter (a refused hand can still be fixed or dropped).
       form.hidden = true;
@@ -435,7 +440,8 @@
     if (!complete(hand)) { previewBox.hidden = true; return; }
     WsQueue.list(match).then(function (rows) {
       if (!navigator.onLine || pending(rows).some(function (r) { return r.id !== fixing; })) {
-        previewBox.textContent = words.preview_offline;
+        // Offline, or online with hands ahead of this one that the server has not stored yet.
+        previewBox.textContent = navigator.onLine ? words.preview_waiting : words.preview_offline;
         previewBox.className = "entry-preview muted";
         previewBox.hidden = false;
         return;
