@@ -116,6 +116,9 @@ def test_scorekeeper_enters_a_hand_then_sees_a_refusal_on_its_field(browser, sit
     page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2")
     assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer", "points_ew")) == [
         (1, "N", 23), (2, "E", 23), (3, "S", 60)]
+    # Of the stored hands only the last is listed: the form stays near the top however many were sent.
+    visible = page.locator("#queue-list li[data-status=stored]:visible")
+    assert visible.count() == 1 and "Hand 3 of game 1 stored" in visible.text_content()
     context.close()
 
 

@@ -250,10 +250,15 @@
     return WsQueue.list(match).then(function (rows) {
       queueList.textContent = "";
       var blocked = false;
+      // Of the hands stored, only the last is shown (the game's table below lists them all): the form stays
+      // near the top of the page however many hands this phone has sent.
+      var stored = rows.filter(function (r) { return r.status === "stored"; });
+      var lastStored = stored[stored.length - 1];
       rows.forEach(function (r) {
         var li = document.createElement("li");
         li.className = "q-" + r.status + (r.id === fixing ? " q-fixing" : "");
         li.dataset.status = r.status;
+        li.hidden = r.status === "stored" && r !== lastStored;
         var head = document.createElement("p");
         var badge = document.createElement("span");
         badge.className = "badge q-badge";
