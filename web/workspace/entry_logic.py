@@ -167,6 +167,8 @@ def match_state(match: Match) -> dict:
         next_dealer = rules.next_seat[last.dealer] if last is not None else ""
         totals = {"ns": 0, "ew": 0}
     decided = match.status == Match.Status.FINISHED or match.is_bye
+    if decided and current is not None:  # no next game: the board shows how the last one ended
+        totals = {"ns": current.total_ns, "ew": current.total_ew}
     return {
         "match": match.pk,
         "version": match.updated_at.isoformat(),

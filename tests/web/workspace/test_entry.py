@@ -297,6 +297,18 @@ def test_state_endpoint(setup, keeper_client):
     assert len(state["hands"]) == 3
 
 
+def test_a_decided_match_shows_how_its_last_game_ended(setup, keeper_client):
+    ma = setup["ma"]
+    for _ in range(60):
+        if Match.objects.get(pk=ma.pk).status == Match.Status.FINISHED:
+            break
+        enter_hands(ma, 1)
+    last = ma.games.order_by("-number").first()
+    state = keeper_client.get(reverse("ws:score-state", args=["gentse-beker", ma.pk])).json()["state"]
+    assert state["decided"] and state["totals"] == {"ns": last.total_ns, "ew": last.total_ew}
+    assert last.total_ns >= 101  # not the 0-0 of a game that will never be played
+
+
 # --------------------------------------------------------------------------- correct, delete, start a game
 
 
