@@ -96,6 +96,7 @@ def test_scorekeeper_enters_a_hand_then_sees_a_refusal_on_its_field(browser, sit
     page.click("#hand-save")
     page.wait_for_selector("#queue-list li[data-status=stored]")
     assert "Hand 2 of game 1 stored" in page.text_content("#queue-list")
+    assert "· ♥ hearts ·" in page.text_content("#queue-list")  # the trump in words, not its code
     assert page.is_checked("input[name=dealer][value=S]")
     assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer")) == [(1, "N"), (2, "E")]
     # A bad hand: 10 points without a trick. The preview already says so on the points; saved, it comes back.

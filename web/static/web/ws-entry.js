@@ -229,10 +229,17 @@
 
   /* ------------------------------------------------------------------ the queue on the page */
 
+  /* A trump in the words of the form's button (hearts, no trump...); its code where the form is not shown. */
+  function trumpName(code) {
+    var input = document.querySelector('input[name=trump][value="' + code + '"]');
+    var label = input && input.parentNode.querySelector("span");
+    return label ? label.textContent.replace(/\s+/g, " ").trim() : code;
+  }
+
   function describe(r) {
     var h = r.hand, parts = [fmt(words.hand, r)];
     if (h.dealer) parts.push(h.dealer);
-    if (h.trump) parts.push(h.trump);
+    if (h.trump) parts.push(trumpName(h.trump));
     if (h.turned_card) parts.push(h.turned_card);
     if (h.tricks) parts.push(h.tricks.ns + "–" + h.tricks.ew);
     if (h.points) parts.push(h.points.ns + "–" + h.points.ew);
