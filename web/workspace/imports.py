@@ -303,9 +303,21 @@ class ClubPlayerWidget(widgets.Widget):
 class _ClubResource(resources.ModelResource):
     """A club's rows: found by id, else by a natural key in the club; saved through the services."""
 
+    id = fields.Field(attribute="id", column_name="id", readonly=True)
+    name = fields.Field(attribute="name", column_name="name", widget=TextWidget())
+    retired = fields.Field(attribute="retired", column_name="retired", widget=YesNoWidget())
+
+    class Meta:  # the subclasses' Meta adds the model and its columns to these
+        clean_model_instances = False
+        skip_unchanged = True
+        report_skipped = True
+        skip_html_diff = True
+        use_transactions = True
+
     def __init__(self, *, club: Club, user, csv_safe=False):
         self.club, self.user, self.csv_safe = club, user, csv_safe
         super().__init__()
+        self.fields["name"].widget = TextWidget(csv_safe=self.csv_safe)
 
     def get_queryset(self):
         return self._meta.model.objects.filter(club=self.club)
@@ -339,24 +351,15 @@ class _ClubResource(resources.ModelResource):
 
 
 class PlayerResource(_ClubResource):
-    id = fields.Field(attribute="id", column_name="id", readonly=True)
-    name = fields.Field(attribute="name", column_name="name", widget=TextWidget())
     licence = fields.Field(attribute="licence", column_name="licence", widget=TextWidget(blank_none=True))
-    retired = fields.Field(attribute="retired", column_name="retired", widget=YesNoWidget())
 
     class Meta:
         model = Player
         fields = COLUMNS["players"]
         import_order = export_order = COLUMNS["players"]
-        clean_model_instances = False
-        skip_unchanged = True
-        report_skipped = True
-        skip_html_diff = True
-        use_transactions = True
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.fields["name"].widget = TextWidget(csv_safe=self.csv_safe)
         self.fields["licence"].widget = TextWidget(blank_none=True, csv_safe=self.csv_safe)
 
     def find_by_natural_key(self, row):
@@ -387,25 +390,16 @@ class PlayerResource(_ClubResource):
 
 
 class TeamResource(_ClubResource):
-    id = fields.Field(attribute="id", column_name="id", readonly=True)
-    name = fields.Field(attribute="name", column_name="name", widget=TextWidget())
     player_1 = fields.Field(attribute="player_1", column_name="player_1")
     player_2 = fields.Field(attribute="player_2", column_name="player_2")
-    retired = fields.Field(attribute="retired", column_name="retired", widget=YesNoWidget())
 
     class Meta:
         model = Team
         fields = COLUMNS["teams"]
         import_order = export_order = COLUMNS["teams"]
-        clean_model_instances = False
-        skip_unchanged = True
-        report_skipped = True
-        skip_html_diff = True
-        use_transactions = True
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.fields["name"].widget = TextWidget(csv_safe=self.csv_safe)
         for column in ("player_1", "player_2"):
             self.fields[column].widget = ClubPlayerWidget(self.club, csv_safe=self.csv_safe)
 
