@@ -54,6 +54,7 @@ def test_home_filters_by_status_and_paginates(client, db):
     TournamentFactory(name="Draft cup", slug="draft-cup", status="draft")
     first = text(client.get("/", {"status": "finished"}))
     assert "Draft cup" not in first and "Page 1 of 2" in first
+    assert 'href="?status=finished&amp;page=2"' in client.get("/", {"status": "finished"}).content.decode()
     second = text(client.get("/", {"status": "finished", "page": 2}))
     assert len(re.findall(r"Cup \d\d", first)) + len(re.findall(r"Cup \d\d", second)) == 25
 
