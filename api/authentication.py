@@ -4,15 +4,69 @@ knox's own class deletes every expired token of the user on each request (one mo
 every authenticated call); here a request reads only its own token, as DRF's TokenAuthentication
 did, and expired tokens are deleted when their user signs in or lists their tokens
 (``api.tokens.tokens_purge_expired``).
+
+The token and its user are read by one statement written once per process (``_TOKENS``): building
+and compiling knox's queryset anew cost more than running it, on every authenticated request.
 """
 
+import binascii
+from hmac import compare_digest
+
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.crypto import hash_token
+from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
+from rest_framework import exceptions
+
+from tournaments.services.rows import Columns, qn
+
+from .models import AuthToken
+
+_TOKEN, _USER = Columns(AuthToken, "a"), Columns(get_user_model(), "u")
+_TOKENS: list[str] = []
+
+
+def _tokens(token_key: str) -> list[AuthToken]:
+    """The tokens of ``token_key`` with their users (``select_related``), newest first, as knox's queryset."""
+    if not _TOKENS:
+        user = get_user_model()._meta
+        _TOKENS.append(f"SELECT {_TOKEN.select()}, {_USER.select()} FROM {qn(AuthToken._meta.db_table)} a "
+                       f"JOIN {qn(user.db_table)} u ON u.{qn(user.pk.column)} = a.{qn('user_id')} "
+                       f"WHERE a.{qn('token_key')} = %s ORDER BY a.{qn('created')} DESC")
+    with connection.cursor() as cursor:
+        cursor.execute(_TOKENS[0], [token_key])
+        rows = cursor.fetchall()
+    tokens = []
+    for row in rows:
+        token = _TOKEN.build(row)
+        AuthToken.user.field.set_cached_value(token, _USER.build(row, _TOKEN.width))
+        tokens.append(token)
+    return tokens
 
 
 class TokenAuthentication(KnoxTokenAuthentication):
     """``Authorization: Token <key>``; an expired token is refused (401) and deleted."""
+
+    def authenticate_credentials(self, token):
+        """knox's ``authenticate_credentials`` over ``_tokens`` (the same checks in the same order)."""
+        msg = _("Invalid token.")
+        token = token.decode("utf-8")
+        for auth_token in _tokens(token[:CONSTANTS.TOKEN_KEY_LENGTH]):
+            if self._cleanup_token(auth_token):
+                continue
+            try:
+                digest = hash_token(token)
+            except (TypeError, binascii.Error):
+                raise exceptions.AuthenticationFailed(msg) from None
+            if compare_digest(digest, auth_token.digest):
+                if knox_settings.AUTO_REFRESH and auth_token.expiry:
+                    self.renew_token(auth_token)
+                return self.validate_user(auth_token)
+        raise exceptions.AuthenticationFailed(msg)
 
     def _cleanup_token(self, auth_token) -> bool:
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():

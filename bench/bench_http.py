@@ -121,7 +121,7 @@ def setup(db_url: str) -> dict:
         tokens = [Token.objects.create(user=get_user_model().objects.create_superuser(
             f"bench{i}", f"b{i}@example.org", "bench-password-1")).key for i in range(8)]
     return {"small": small.pk, "large": large.pk, "board": board.pk, "table": board.table,
-            "post_matches": [m.pk for m in large_matches[:64]], "tokens": tokens}
+            "post_matches": [m.pk for m in large_matches], "tokens": tokens}
 
 
 def worker_pids(master: int) -> list[int]:
@@ -204,12 +204,15 @@ def poster(base: str, token: str, matches: list[int], deadline: float, counts: l
 
 
 def post_rate(base: str, info: dict, clients: int, pids: list[int]) -> tuple[float, float]:
-    per = len(info["post_matches"]) // 8
+    """Hands a second from ``clients`` clients, each on matches of its own no earlier run has used."""
+    free = info["post_matches"]
+    per = 64 if clients == 1 else len(free) // clients  # the 1-client run first: 64 matches are plenty for it
+    matches, info["post_matches"] = free[:per * clients], free[per * clients:]
     deadline = time.monotonic() + ARGS.post_seconds
     counts, errors = [0] * clients, []
     start_cpu, start = cpu_seconds(pids), time.monotonic()
     threads = [threading.Thread(target=poster, args=(base, info["tokens"][i],
-                                                     info["post_matches"][i * per:(i + 1) * per], deadline,
+                                                     matches[i * per:(i + 1) * per], deadline,
                                                      counts, i, errors)) for i in range(clients)]
     for t in threads:
         t.start()

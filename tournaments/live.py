@@ -9,9 +9,12 @@ a result is never refused because a scoreboard could not be told about it.
 A synchronous caller (a request of a sync worker, a Celery task) publishes through one event loop
 per process that lives in a daemon thread (``_Publisher``): the Redis layer keeps its connections
 per event loop, so ``async_to_sync`` (a new loop, new connections and their teardown on every
-call, about 10 ms) is paid once per process instead of once per hand. The caller waits for the
-send (a few Redis round trips) at most ``REDIS_TIMEOUT``; what fails or is still going then is
-logged, never raised. Layers kept in process memory (the zero-setup run, the tests) are sent to
+call, about 10 ms) is paid once per process instead of once per hand. The caller hands the
+message to that loop and goes on: it does not wait for the send's Redis round trips (a hand POST
+answers sooner and its worker takes the next one). Each send is given ``REDIS_TIMEOUT``; a failure
+or a timeout is logged when it comes, never raised. A process that exits at once after a change
+(a management command) may leave its last message unsent; the open pages then see the change at
+their next poll or reconnect. Layers kept in process memory (the zero-setup run, the tests) are sent to
 from the caller's thread as before: their queues belong to the loops of their listeners.
 """
 
@@ -84,17 +87,14 @@ class _Publisher:
         return own
 
     def send(self, layer, groups: list[str], message: dict, timeout: float) -> None:
-        """Send ``message`` to ``groups`` on the publisher's loop; wait at most ``timeout`` (then raise TimeoutError)."""
+        """Hand ``message`` for ``groups`` to the publisher's loop, sent within ``timeout`` (a failure is logged)."""
         loop = self._running_loop()
-        future = asyncio.run_coroutine_threadsafe(_send_all(self._own_layer(layer), groups, message), loop)
-        try:
-            future.result(timeout)
-        except TimeoutError:
-            future.add_done_callback(lambda f: _late_failure(f, groups))
-            raise
+        sending = asyncio.wait_for(_send_all(self._own_layer(layer), groups, message), timeout)
+        future = asyncio.run_coroutine_threadsafe(sending, loop)
+        future.add_done_callback(lambda f: _log_failure(f, groups))
 
 
-def _late_failure(future, groups: list[str]) -> None:
+def _log_failure(future, groups: list[str]) -> None:
     if not future.cancelled() and future.exception() is not None:
         logger.error("live update to %s not published", ", ".join(groups), exc_info=future.exception())
 

@@ -5,7 +5,24 @@ import json
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
+from rest_framework.serializers import Serializer
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
+
+
+def validated(serializer: Serializer, data):
+    """``serializer.run_validation(data)``, refused as ``is_valid(raise_exception=True)`` would refuse it.
+
+    For a serializer made once and used for every request (``run_validation`` keeps nothing between
+    calls): making one per request deep-copies its declared fields.
+    """
+    try:
+        return serializer.run_validation(data)
+    except exceptions.ValidationError as exc:
+        detail = exc.detail
+        if isinstance(detail, list) and len(detail) == 1 and getattr(detail[0], "code", None) == "null":
+            detail = {api_settings.NON_FIELD_ERRORS_KEY: [exceptions.ErrorDetail("No data provided", code="null")]}
+        raise exceptions.ValidationError(detail) from None
 
 
 def plain(data):

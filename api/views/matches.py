@@ -2,7 +2,6 @@
 
 import re
 
-from django.db.models import Exists, OuterRef, Value
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -10,8 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from tournaments import versions
-from tournaments.access import is_unscoped
-from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.models import Game, Hand, Match
 from tournaments.selectors import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
@@ -23,7 +21,7 @@ from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandPatchSerializer,
     HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
 )
-from .common import plain
+from .common import plain, validated
 from .conditional import public_answer, versioned
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -34,6 +32,9 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False,
                                  description="An ETag of an earlier answer: 304 while nothing changed.")
 KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
+# A hand's body is validated by one serializer made once (``validated``): a new one deep-copies its
+# declared fields, the nested play's among them, which cost more than the validation.
+HAND_BODY = HandEnterSerializer()
 
 
 class ResultsMixin:
@@ -92,9 +93,7 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
                    examples=[EXAMPLE_BELGIAN_HAND, EXAMPLE_SPANISH_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL])
     @action(detail=True, methods=["post"])
     def hands(self, request, pk=None):
-        body = HandEnterSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = plain(body.validated_data)
+        data = plain(validated(HAND_BODY, request.data))
         number = data.pop("number", None)
         game_number = data.pop("game", None)
         key = request.headers.get("Idempotency-Key")
@@ -105,12 +104,11 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
                         "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
                         code="invalid")]})
             key = f"{request.user.pk}:{key}"
-        # One statement finds the match among those the user may see, locks it and tells whether they keep
-        # its score (the queries of get_object() and ResultWrite, under the lock).
+        # One statement locks the match and tells whether the user may see it and keep its score (the
+        # queries of get_object() and ResultWrite, under the lock).
         try:
             hand, created = hand_enter(match_id=int(pk), data=data, user=request.user, idempotency_key=key,
-                                        number=number, game_number=game_number,
-                                        lock_from=self._score_keeping(request.user),
+                                        number=number, game_number=game_number, viewer=request.user,
                                         authorize=lambda match: self._may_keep_score(request, match))
         except Match.DoesNotExist:
             raise Http404 from None
@@ -118,16 +116,6 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
         if not created:
             response["Idempotent-Replayed"] = "true"
         return response
-
-    def _score_keeping(self, user):
-        """The matches ``user`` may see, each annotated ``keeps_score``: may they enter its results (ResultWrite)."""
-        matches = visible_matches(user)
-        if is_unscoped(user):
-            return matches.annotate(keeps_score=Value(True))
-        through = Tournament.organizers.through, Tournament.scorekeepers.through
-        return matches.annotate(keeps_score=(
-            Exists(through[0].objects.filter(user_id=user.pk, tournament_id=OuterRef("round__tournament_id")))
-            | Exists(through[1].objects.filter(user_id=user.pk, tournament_id=OuterRef("round__tournament_id")))))
 
     def _may_keep_score(self, request, match) -> None:
         if not match.keeps_score:

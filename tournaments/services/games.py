@@ -1,22 +1,67 @@
 """Start matches and their games; fold a match's games into its result."""
 
 import scoring
-from django.db import transaction
+from django.db import connection, transaction
 
 from tournaments import versions
-from tournaments.models import Game, Match, Round
+from tournaments.access import is_unscoped
+from tournaments.models import Game, Match, Round, Tournament
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
+from tournaments.services.rows import Columns, qn, update
 
 
 def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
     return scoring.RuleViolation([scoring.Violation(code=code, field=field, message=message)])
 
 
-def match_lock(match_id: int, matches=None) -> Match:
-    """Return the match row locked for update, with its round and tournament (from ``matches``: a queryset)."""
-    matches = Match.objects if matches is None else matches
-    return matches.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match_id)
+_MATCH, _ROUND, _TOURNAMENT = Columns(Match, "m"), Columns(Round, "r"), Columns(Tournament, "t")
+_LOCK: dict[tuple[str, bool], str] = {}
+
+
+def _lock_sql(with_viewer: bool) -> str:
+    """One statement: the match with its round and tournament, locked; with a viewer, their roles in the tournament."""
+    found = _LOCK.get((connection.vendor, with_viewer))
+    if found is None:
+        roles = ""
+        if with_viewer:
+            for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
+                meta = through._meta
+                roles += (f", EXISTS (SELECT 1 FROM {qn(meta.db_table)} x WHERE x.{qn(meta.get_field('tournament').column)}"
+                          f" = t.{qn(Tournament._meta.pk.column)} AND x.{qn(meta.get_field('user').column)} = %s)")
+        lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
+        found = _LOCK[connection.vendor, with_viewer] = (
+            f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}{roles} "
+            f"FROM {qn(Match._meta.db_table)} m "
+            f"JOIN {qn(Round._meta.db_table)} r ON r.{qn(Round._meta.pk.column)} = m.{qn('round_id')} "
+            f"JOIN {qn(Tournament._meta.db_table)} t ON t.{qn(Tournament._meta.pk.column)} = r.{qn('tournament_id')} "
+            f"WHERE m.{qn(Match._meta.pk.column)} = %s{lock}")
+    return found
+
+
+def match_lock(match_id: int, viewer=None) -> Match:
+    """Return the match row locked for update, with its round and tournament, in one statement.
+
+    With ``viewer`` (a user), ``Match.DoesNotExist`` unless they may see the match (``access.visible_matches``),
+    and the match's ``keeps_score`` tells whether they may enter its results (``access.can_keep_score``).
+    """
+    params = [match_id] if viewer is None else [getattr(viewer, "pk", None)] * 2 + [match_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(viewer is not None), params)
+        row = cursor.fetchone()
+    if row is None:
+        raise Match.DoesNotExist(f"no match {match_id}")
+    match, rnd, tournament = _MATCH.build(row), _ROUND.build(row, _MATCH.width), \
+        _TOURNAMENT.build(row, _MATCH.width + _ROUND.width)
+    Match.round.field.set_cached_value(match, rnd)
+    Round.tournament.field.set_cached_value(rnd, tournament)
+    if viewer is not None:
+        unscoped = is_unscoped(viewer)
+        listed = getattr(viewer, "is_authenticated", False) and any(row[-2:])
+        if not (unscoped or tournament.public or listed):
+            raise Match.DoesNotExist(f"no match {match_id} for this user")
+        match.keeps_score = unscoped or listed
+    return match
 
 
 def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
@@ -43,8 +88,8 @@ def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
         match.status = Match.Status.PLAYING
     else:
         match.status = Match.Status.SCHEDULED
-    match.save(update_fields=["games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status",
-                              "updated_at"])
+    update(match, ("games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status"))
+    versions.match_changed(match.pk, tournament.pk)  # what the save signal's receiver does
     if match.status != was:
         round_refresh_status(match.round_id)
         versions.results_changed(tournament.pk)  # the round's status, shown with its tables

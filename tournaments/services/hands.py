@@ -8,8 +8,8 @@ comes back, and refuses what the engine refuses with its codes.
 from collections.abc import Callable, Mapping
 
 import scoring
-from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db import IntegrityError, connection, transaction
+from django.db.models.signals import post_save
 
 from tournaments.models import Game, Hand, Match
 from tournaments.services.errors import Conflict
@@ -22,6 +22,7 @@ from tournaments.services.hand_data import (
     hand_input_dict,
     merge_input,
 )
+from tournaments.services.rows import Columns, insert_with_history, qn, update
 
 
 def _result_changed(match: Match) -> None:
@@ -42,8 +43,7 @@ def _store_game(game: Game, folded: scoring.GameResult) -> None:
     game.next_dealer = folded.next_dealer or ""
     game.next_multiplier = folded.next_multiplier
     game.tie_pending = folded.state.tie_pending
-    game.save(update_fields=["total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier",
-                             "tie_pending", "updated_at"])
+    update(game, ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending"))
 
 
 def _audit(hand: Hand, user, reason: str) -> None:
@@ -58,6 +58,56 @@ def _save_hand(hand: Hand, user, reason: str, update_fields: list[str] | None = 
         hand.save()
     else:
         hand.save(update_fields=[*update_fields, "updated_at"])
+
+
+def _insert_hand(hand: Hand, user, reason: str) -> None:
+    """Insert a new hand with its history record: one statement on PostgreSQL, ``save()`` elsewhere.
+
+    The one statement writes the record itself, so the save signal is sent with the history's own
+    receiver told to skip it (``skip_history_when_saving``); the other receivers (webhooks) hear it.
+    """
+    _audit(hand, user, reason)
+    if not insert_with_history(hand, getattr(hand._history_user, "pk", None), reason):
+        hand.save()
+        return
+    hand.skip_history_when_saving = True
+    try:
+        post_save.send(sender=Hand, instance=hand, created=True, update_fields=None, raw=False,
+                       using=connection.alias)
+    finally:
+        del hand.skip_history_when_saving
+
+
+_GAME = Columns(Game, "g")
+#: What a game's earlier hands are read for: the engine's input (``engine_hands``) and their numbers.
+_HAND = Columns(Hand, "h", ("id", "game_id", "number", "dealer", "trump", "turned_card", "blind", "doublings",
+                            "tricks_ns", "tricks_ew", "points_ns", "points_ew", "penalty_type", "penalty_side",
+                            "thrown_in", "sheet_score", "play"))
+_GAMES: dict[str, str] = {}
+
+
+def _games_and_hands(match: Match) -> tuple[list[Game], list[Hand]]:
+    """The match's games in order, and the hands in order of the last one while it is played: one statement."""
+    sql = _GAMES.get(connection.vendor)
+    if sql is None:
+        sql = _GAMES[connection.vendor] = (
+            f"SELECT {_GAME.select()}, {_HAND.select()} FROM {qn(Game._meta.db_table)} g "
+            f"LEFT JOIN {qn(Hand._meta.db_table)} h ON h.{qn('game_id')} = g.{qn('id')} AND g.{qn('status')} = %s "
+            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}, h.{qn('number')}")
+    games, rows = [], []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Game.Status.PLAYING, match.pk])
+        for row in cursor.fetchall():
+            if not games or games[-1].pk != row[0]:
+                game = _GAME.build(row)
+                Game.match.field.set_cached_value(game, match)
+                games.append(game)
+                rows = []
+            hand = _HAND.build(row, _GAME.width)
+            if hand is not None:
+                Hand.game.field.set_cached_value(hand, games[-1])
+                rows.append(hand)
+    return games, (rows if games and games[-1].status == Game.Status.PLAYING else [])
 
 
 def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
@@ -114,16 +164,15 @@ class _Clash(Exception):
 
 def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempotency_key: str | None = None,
                number: int | None = None, game_number: int | None = None, match_id: int | None = None,
-               lock_from: QuerySet | None = None, authorize: Callable[[Match], None] | None = None,
-               ) -> tuple[Hand, bool]:
+               viewer=None, authorize: Callable[[Match], None] | None = None) -> tuple[Hand, bool]:
     """Enter the next hand of the match's game in progress; return the hand and whether it was stored now.
 
     Without an idempotency key, a number or a game number, a hand that would be the first of a
     game and repeats the hand that decided the previous game is refused as a duplicate (409).
 
-    The match (``match`` or ``match_id``) is locked first, read from ``lock_from`` (default: every
-    match; the API passes the matches its user may see, ``Match.DoesNotExist`` otherwise) with its
-    round and tournament; ``authorize(match)`` may then refuse. The returned hand's ``game`` is its
+    The match (``match`` or ``match_id``) is locked first with its round and tournament; with
+    ``viewer`` (the API's user), ``Match.DoesNotExist`` unless they may see it, and the match's
+    ``keeps_score`` tells whether they may enter its results; ``authorize(match)`` may then refuse. The returned hand's ``game`` is its
     game as saved and ``game.match`` the match as saved, both current (the game is the match's last).
 
     An idempotency key costs nothing while it is new: the hand is inserted with it, and only a
@@ -132,7 +181,7 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
     """
     pk = match.pk if match is not None else match_id
     try:
-        return _hand_enter(pk, data, user, idempotency_key, number, game_number, lock_from, authorize)
+        return _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize)
     except (_Clash, Conflict, scoring.RuleViolation) as exc:
         if idempotency_key:
             existing = Hand.objects.select_related("game").filter(idempotency_key=idempotency_key).first()
@@ -148,14 +197,13 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
 
 
 @transaction.atomic
-def _hand_enter(pk, data, user, idempotency_key, number, game_number, lock_from, authorize) -> tuple[Hand, bool]:
-    match = match_lock(pk, lock_from)
+def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize) -> tuple[Hand, bool]:
+    match = match_lock(pk, viewer)
     if authorize is not None:
         authorize(match)
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
-    games = list(match.games.order_by("number"))
+    games, rows = _games_and_hands(match)
     last = games[-1] if games else None
-    rows = list(last.hands.order_by("number")) if last is not None and last.status == Game.Status.PLAYING else []
     if number is None and game_number is None:
         _refuse_repeated_deciding_hand(games, rows, entered)
     game = _current_game(match, games, entered.dealer)
@@ -179,7 +227,7 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, lock_from,
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
     try:
-        _save_hand(hand, user, "entered")
+        _insert_hand(hand, user, "entered")
     except IntegrityError as exc:  # no savepoint: the transaction is rolled back, then answered (hand_enter)
         raise _Clash(next_number, game.number) from exc
     _store_game(game, folded)
