@@ -13,7 +13,6 @@ import binascii
 from hmac import compare_digest
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
@@ -22,7 +21,7 @@ from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import exceptions
 
-from tournaments.services.rows import Columns, qn
+from tournaments.services.rows import Columns, cursor, qn
 
 from .models import AuthToken
 
@@ -37,9 +36,9 @@ def _tokens(token_key: str) -> list[AuthToken]:
         _TOKENS.append(f"SELECT {_TOKEN.select()}, {_USER.select()} FROM {qn(AuthToken._meta.db_table)} a "
                        f"JOIN {qn(user.db_table)} u ON u.{qn(user.pk.column)} = a.{qn('user_id')} "
                        f"WHERE a.{qn('token_key')} = %s ORDER BY a.{qn('created')} DESC")
-    with connection.cursor() as cursor:
-        cursor.execute(_TOKENS[0], [token_key])
-        rows = cursor.fetchall()
+    with cursor() as c:
+        c.execute(_TOKENS[0], [token_key])
+        rows = c.fetchall()
     tokens = []
     for row in rows:
         token = _TOKEN.build(row)

@@ -218,3 +218,22 @@ def test_a_full_play_is_entered_instead_of_a_summary():
     assert (hand.tricks_ns + hand.tricks_ew, hand.points_ns + hand.points_ew) == (8, 60)
     assert hand.points_ns == result.points["ns"]
     assert hand.play == {"hands": hands, "cards": order}
+
+
+def test_an_entered_hand_is_stored_with_its_history_record_game_and_match_at_once(belgian_match, scorekeeper):
+    # On PostgreSQL one statement writes the hand, its history record, its game and its match
+    # (tournaments/services/rows.py); elsewhere the ORM does. Either way, what is stored is the same.
+    hand_enter(match=belgian_match, data=summary("N", 37), user=scorekeeper)
+    hand, created = hand_enter(match=belgian_match, data=summary("E", 50, tricks=(6, 2)), user=scorekeeper,
+                               idempotency_key="k-2")
+    stored = Hand.objects.get(pk=hand.pk)
+    record = stored.history.get()
+    for field in Hand._meta.concrete_fields:
+        assert getattr(record, field.attname) == getattr(stored, field.attname) == getattr(hand, field.attname), \
+            field.name
+    assert (record.history_type, record.history_change_reason, record.history_user) == ("+", "entered", scorekeeper)
+    assert created and stored.idempotency_key == "k-2"
+    game, match = Game.objects.get(pk=hand.game_id), Match.objects.get(pk=belgian_match.pk)
+    assert (game.total_ns, game.total_ew, game.next_dealer) == (hand.total_ns, hand.total_ew, "S")
+    assert game.updated_at >= stored.created_at and match.updated_at >= stored.created_at
+    assert (match.status, match.points_ns, match.points_ew) == ("playing", hand.total_ns, hand.total_ew)

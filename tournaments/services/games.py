@@ -8,7 +8,7 @@ from tournaments.access import is_unscoped
 from tournaments.models import Game, Match, Round, Tournament
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
-from tournaments.services.rows import Columns, qn, update
+from tournaments.services.rows import Columns, cursor, qn, update
 
 
 def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
@@ -46,9 +46,9 @@ def match_lock(match_id: int, viewer=None) -> Match:
     and the match's ``keeps_score`` tells whether they may enter its results (``access.can_keep_score``).
     """
     params = [match_id] if viewer is None else [getattr(viewer, "pk", None)] * 2 + [match_id]
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(viewer is not None), params)
-        row = cursor.fetchone()
+    with cursor() as c:
+        c.execute(_lock_sql(viewer is not None), params)
+        row = c.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
     match, rnd, tournament = _MATCH.build(row), _ROUND.build(row, _MATCH.width), \
@@ -64,11 +64,23 @@ def match_lock(match_id: int, viewer=None) -> Match:
     return match
 
 
+#: The fields ``match_result_apply`` sets.
+MATCH_RESULT_FIELDS = ("games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status")
+
+
 def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
     """Recompute games won, winner, status and game points of a locked match from its games, and save it.
 
     ``games``: the match's games in order, as the caller holds them (under the lock); read when not given.
     """
+    moved = match_result_apply(match, games)
+    update(match, MATCH_RESULT_FIELDS)
+    match_result_saved(match, moved)
+
+
+def match_result_apply(match: Match, games: list[Game] | None = None) -> bool:
+    """Set the result fields (``MATCH_RESULT_FIELDS``) of a locked match from its games, unsaved; tell whether
+    its status changed."""
     tournament = match.round.tournament
     if games is None:
         games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
@@ -88,11 +100,17 @@ def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
         match.status = Match.Status.PLAYING
     else:
         match.status = Match.Status.SCHEDULED
-    update(match, ("games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status"))
-    versions.match_changed(match.pk, tournament.pk)  # what the save signal's receiver does
-    if match.status != was:
+    return match.status != was
+
+
+def match_result_saved(match: Match, moved: bool) -> None:
+    """What follows a match's saved result: its version stamps (what the save signal's receiver does) and,
+    when its status ``moved``, its round's status."""
+    tournament_id = match.round.tournament_id
+    versions.match_changed(match.pk, tournament_id)
+    if moved:
         round_refresh_status(match.round_id)
-        versions.results_changed(tournament.pk)  # the round's status, shown with its tables
+        versions.results_changed(tournament_id)  # the round's status, shown with its tables
 
 
 def round_refresh_status(round_id: int) -> None:

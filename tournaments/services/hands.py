@@ -13,7 +13,15 @@ from django.db.models.signals import post_save
 
 from tournaments.models import Game, Hand, Match
 from tournaments.services.errors import Conflict
-from tournaments.services.games import _game_start_locked, _violation, match_lock, match_refresh_result
+from tournaments.services.games import (
+    MATCH_RESULT_FIELDS,
+    _game_start_locked,
+    _violation,
+    match_lock,
+    match_refresh_result,
+    match_result_apply,
+    match_result_saved,
+)
 from tournaments.services.hand_data import (
     apply_input,
     apply_result,
@@ -22,7 +30,7 @@ from tournaments.services.hand_data import (
     hand_input_dict,
     merge_input,
 )
-from tournaments.services.rows import Columns, insert_with_history, qn, update
+from tournaments.services.rows import Columns, cursor, insert_with_history, qn, update
 
 
 def _result_changed(match: Match) -> None:
@@ -36,14 +44,23 @@ def _fold(game: Game, inputs: list[scoring.Hand]) -> scoring.GameResult:
     return scoring.fold_game(game_settings(game), inputs)
 
 
+#: The fields ``_game_apply`` sets.
+GAME_RESULT_FIELDS = ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending")
+
+
 def _store_game(game: Game, folded: scoring.GameResult) -> None:
+    _game_apply(game, folded)
+    update(game, GAME_RESULT_FIELDS)
+
+
+def _game_apply(game: Game, folded: scoring.GameResult) -> None:
+    """Set the result fields of a game (``GAME_RESULT_FIELDS``) from the engine's fold, unsaved."""
     game.total_ns, game.total_ew = folded.totals["ns"], folded.totals["ew"]
     game.winner = (folded.winner or "") if folded.finished else ""
     game.status = Game.Status.FINISHED if folded.finished else Game.Status.PLAYING
     game.next_dealer = folded.next_dealer or ""
     game.next_multiplier = folded.next_multiplier
     game.tie_pending = folded.state.tie_pending
-    update(game, ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending"))
 
 
 def _audit(hand: Hand, user, reason: str) -> None:
@@ -60,15 +77,19 @@ def _save_hand(hand: Hand, user, reason: str, update_fields: list[str] | None = 
         hand.save(update_fields=[*update_fields, "updated_at"])
 
 
-def _insert_hand(hand: Hand, user, reason: str) -> None:
-    """Insert a new hand with its history record: one statement on PostgreSQL, ``save()`` elsewhere.
+def _insert_hand(hand: Hand, user, reason: str, game: Game, match: Match) -> None:
+    """Insert a new hand with its history record and write its game's and match's results (applied, unsaved):
+    one statement on PostgreSQL, ``save()`` and two updates elsewhere.
 
     The one statement writes the record itself, so the save signal is sent with the history's own
     receiver told to skip it (``skip_history_when_saving``); the other receivers (webhooks) hear it.
     """
     _audit(hand, user, reason)
-    if not insert_with_history(hand, getattr(hand._history_user, "pk", None), reason):
+    updates = ((game, GAME_RESULT_FIELDS), (match, MATCH_RESULT_FIELDS))
+    if not insert_with_history(hand, getattr(hand._history_user, "pk", None), reason, updates):
         hand.save()
+        for instance, names in updates:
+            update(instance, names)
         return
     hand.skip_history_when_saving = True
     try:
@@ -86,8 +107,11 @@ _HAND = Columns(Hand, "h", ("id", "game_id", "number", "dealer", "trump", "turne
 _GAMES: dict[str, str] = {}
 
 
-def _games_and_hands(match: Match) -> tuple[list[Game], list[Hand]]:
-    """The match's games in order, and the hands in order of the last one while it is played: one statement."""
+def _games_and_hands(match: Match) -> tuple[list[Game], list]:
+    """The match's games in order, and the hands in order of the last one while it is played: one statement.
+
+    The hands are read, never saved: plain attributes (``_HAND``'s), not model instances.
+    """
     sql = _GAMES.get(connection.vendor)
     if sql is None:
         sql = _GAMES[connection.vendor] = (
@@ -95,17 +119,16 @@ def _games_and_hands(match: Match) -> tuple[list[Game], list[Hand]]:
             f"LEFT JOIN {qn(Hand._meta.db_table)} h ON h.{qn('game_id')} = g.{qn('id')} AND g.{qn('status')} = %s "
             f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}, h.{qn('number')}")
     games, rows = [], []
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [Game.Status.PLAYING, match.pk])
-        for row in cursor.fetchall():
+    with cursor() as c:
+        c.execute(sql, [Game.Status.PLAYING, match.pk])
+        for row in c.fetchall():
             if not games or games[-1].pk != row[0]:
                 game = _GAME.build(row)
                 Game.match.field.set_cached_value(game, match)
                 games.append(game)
                 rows = []
-            hand = _HAND.build(row, _GAME.width)
+            hand = _HAND.plain(row, _GAME.width)
             if hand is not None:
-                Hand.game.field.set_cached_value(hand, games[-1])
                 rows.append(hand)
     return games, (rows if games and games[-1].status == Game.Status.PLAYING else [])
 
@@ -226,12 +249,13 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
                 idempotency_key=idempotency_key or None)
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
+    _game_apply(game, folded)
+    moved = match_result_apply(match, games)
     try:
-        _insert_hand(hand, user, "entered")
+        _insert_hand(hand, user, "entered", game, match)
     except IntegrityError as exc:  # no savepoint: the transaction is rolled back, then answered (hand_enter)
         raise _Clash(next_number, game.number) from exc
-    _store_game(game, folded)
-    match_refresh_result(match, games)
+    match_result_saved(match, moved)
     _result_changed(match)
     return hand, True
 

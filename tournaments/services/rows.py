@@ -9,11 +9,20 @@ made once per process from the models' own metadata (their columns, in their ord
 * ``update`` writes named fields the way ``save(update_fields=...)`` does (``auto_now`` fields
   included, each value through its field's ``get_db_prep_save``), without the model signals: the
   callers do what the receivers would (``tournaments.versions``);
-* ``insert_with_history`` inserts a hand and its django-simple-history record in one statement on
-  PostgreSQL (a data-modifying WITH); elsewhere (SQLite) it answers None and the caller saves.
+* ``insert_with_history`` inserts a hand and its django-simple-history record, and updates its
+  game and match, in one statement on PostgreSQL (data-modifying WITHs); elsewhere (SQLite) it
+  answers False and the caller saves and updates.
+
+On PostgreSQL these statements run on a cursor that binds its parameters on the server
+(``cursor``): psycopg then prepares a statement the fifth time a connection runs it, and
+PostgreSQL neither parses nor plans it again, while the rest of the project keeps Django's default
+client-side binding. Behind a pooler in transaction mode (PgBouncer before 1.21), which cannot keep
+prepared statements, set ``OPTIONS["prepare_threshold"] = None`` in the database settings.
 """
 
-from django.db import connection
+from types import SimpleNamespace
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import AutoField, Model
 from django.utils import timezone
 
@@ -24,6 +33,23 @@ _HISTORY_COLUMNS = ("history_date", "history_change_reason", "history_type", "hi
 
 def qn(name: str) -> str:
     return connection.ops.quote_name(name)
+
+
+def cursor():
+    """A Django cursor (wrapped as ``connection.cursor()`` wraps, so it is logged and counted the same)
+    that binds parameters on the server on PostgreSQL; ``connection.cursor()`` elsewhere."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = ServerBindingCursor(connection.connection)
+    if connection.timezone != connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+        register_tzloader(connection.timezone, raw)  # as the backend's create_cursor() does
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 class Columns:
@@ -55,25 +81,36 @@ class Columns:
             self._converters[conn.vendor] = found
         return found
 
-    def build(self, row, start: int = 0):
-        """The instance whose columns start at ``row[start]``; None for a row of NULLs (an outer join's miss)."""
+    def values(self, row, start: int = 0) -> list | None:
+        """The converted values of the columns starting at ``row[start]``; None for a row of NULLs (an
+        outer join's miss)."""
         values = list(row[start:start + self.width])
         if values[0] is None:  # the primary key comes first
             return None
-        for i, col, converters in self._converters_of(connection):
+        conn = connections[DEFAULT_DB_ALIAS]  # once: every attribute of the ``connection`` proxy is a lookup
+        for i, col, converters in self._converters_of(conn):
             value = values[i]
             for convert in converters:
-                value = convert(value, col, connection)
+                value = convert(value, col, conn)
             values[i] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
+        return values
+
+    def build(self, row, start: int = 0):
+        """The model instance of the columns starting at ``row[start]`` (``Model.from_db``), or None."""
+        values = self.values(row, start)
+        return None if values is None else self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
+
+    def plain(self, row, start: int = 0) -> SimpleNamespace | None:
+        """The same values as plain attributes, without a model instance (for rows only read), or None."""
+        values = self.values(row, start)
+        return None if values is None else SimpleNamespace(**dict(zip(self.attnames, values, strict=True)))
 
 
 _UPDATES: dict[tuple, tuple[str, list]] = {}
 
 
-def update(instance: Model, names: tuple[str, ...]) -> None:
-    """UPDATE the fields ``names`` (and the model's ``auto_now`` fields) of a saved instance, in one statement."""
-    model = type(instance)
+def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[str, list]:
+    """The UPDATE of ``names`` and the model's ``auto_now`` fields by primary key, and those fields in order."""
     key = (model, names)
     found = _UPDATES.get(key)
     if found is None:
@@ -83,46 +120,56 @@ def update(instance: Model, names: tuple[str, ...]) -> None:
         assignments = ", ".join(f"{qn(f.column)} = %s" for f in fields)
         found = _UPDATES[key] = (f"UPDATE {qn(meta.db_table)} SET {assignments} WHERE {qn(meta.pk.column)} = %s",
                                  fields)
-    sql, fields = found
-    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, instance.pk])
+    return found
 
 
-_INSERT: list = []
+def _update_params(instance: Model, fields: list) -> list:
+    return [*(f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields), instance.pk]
 
 
-def _insert_sql() -> tuple[str, list]:
-    if not _INSERT:
-        fields = [f for f in Hand._meta.concrete_fields if not isinstance(f, AutoField)]
+def update(instance: Model, names: tuple[str, ...]) -> None:
+    """UPDATE the fields ``names`` (and the model's ``auto_now`` fields) of a saved instance, in one statement."""
+    sql, fields = _update_sql(type(instance), names)
+    with cursor() as c:
+        c.execute(sql, _update_params(instance, fields))
+
+
+_INSERT: dict[tuple, str] = {}
+
+
+def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
+                        updates: tuple[tuple[Model, tuple[str, ...]], ...] = ()) -> bool:
+    """Insert a new hand and its history record ("+", ``reason``, by ``history_user_id``), and make the
+    ``updates`` (instances and the names of the fields to write, as ``update``), in one statement.
+
+    Sets ``hand.pk`` and its ``auto_now``/``auto_now_add`` dates; False (nothing written) where the
+    database has no data-modifying WITH (SQLite): the caller then saves the hand the ORM's way and
+    makes the updates. A unique constraint's refusal raises ``IntegrityError``, as ``save()`` does.
+    """
+    if connection.vendor != "postgresql":
+        return False
+    fields = [f for f in Hand._meta.concrete_fields if not isinstance(f, AutoField)]
+    statements = [_update_sql(type(instance), names) for instance, names in updates]
+    key = tuple((type(instance), names) for instance, names in updates)
+    sql = _INSERT.get(key)
+    if sql is None:
         history = Hand.history.model._meta
+        pk = qn(Hand._meta.pk.column)
         columns = ", ".join(qn(f.column) for f in fields)
         marks = ", ".join(["%s"] * len(fields))
         from_h = ", ".join(f"h.{qn(f.column)}" for f in fields)
         history_columns = ", ".join(qn(c) for c in _HISTORY_COLUMNS)
-        sql = (f"WITH h AS (INSERT INTO {qn(Hand._meta.db_table)} ({columns}) VALUES ({marks}) "
-               f"RETURNING *) "
-               f"INSERT INTO {qn(history.db_table)} ({qn(Hand._meta.pk.column)}, {columns}, {history_columns}) "
-               f"SELECT h.{qn(Hand._meta.pk.column)}, {from_h}, %s, %s, %s, %s FROM h "
-               f"RETURNING {qn(Hand._meta.pk.column)}")
-        _INSERT.extend([sql, fields])
-    return _INSERT[0], _INSERT[1]
-
-
-def insert_with_history(hand: Hand, history_user_id: int | None, reason: str) -> bool:
-    """Insert a new hand and its history record ("+", ``reason``, by ``history_user_id``) in one statement.
-
-    Sets ``hand.pk`` and its ``auto_now``/``auto_now_add`` dates; False (nothing written) where the
-    database has no data-modifying WITH (SQLite): the caller then saves the hand the ORM's way. A
-    unique constraint's refusal raises ``IntegrityError``, as ``save()`` does.
-    """
-    if connection.vendor != "postgresql":
-        return False
-    sql, fields = _insert_sql()
-    values = [f.get_db_prep_save(f.pre_save(hand, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, timezone.now(), reason, "+", history_user_id])
-        hand.pk = cursor.fetchone()[0]
+        also = "".join(f", u{i} AS ({update_sql})" for i, (update_sql, _) in enumerate(statements))
+        sql = _INSERT[key] = (
+            f"WITH h AS (INSERT INTO {qn(Hand._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING *){also} "
+            f"INSERT INTO {qn(history.db_table)} ({pk}, {columns}, {history_columns}) "
+            f"SELECT h.{pk}, {from_h}, %s, %s, %s, %s FROM h RETURNING {pk}")
+    params = [f.get_db_prep_save(f.pre_save(hand, True), connection) for f in fields]
+    for (instance, _), (_, update_fields) in zip(updates, statements, strict=True):
+        params += _update_params(instance, update_fields)
+    with cursor() as c:
+        c.execute(sql, [*params, timezone.now(), reason, "+", history_user_id])
+        hand.pk = c.fetchone()[0]
     hand._state.adding = False
     hand._state.db = connection.alias
     return True
