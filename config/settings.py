@@ -122,6 +122,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # otherwise fail at once with "database is locked" when another writer came between, whatever the timeout.
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The hand POST's statements bind their parameters on the server (tournaments/services/rows.py):
+    # psycopg prepares each after a connection ran it five times. Django's own statements bind on the
+    # client and are never prepared. 0 turns preparing off (a pooler that cannot keep prepared statements).
+    prepare = int(os.environ.get("DATABASE_PREPARE_THRESHOLD", "5"))
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", prepare or None)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -223,22 +223,29 @@ def bump_now(*keys: str) -> None:
             pass
 
 
-def bump(*keys: str) -> None:
+def bump(*keys: str, at_commit: bool = False) -> None:
     """Replace the stamps of ``keys`` now and again when the current transaction commits.
 
     Now, so that a reader inside this transaction (a test, a service answering) sees the change; and
     on commit, so that an answer built from the old rows under the first new stamp (a reader that
     came between the two) is never served again. Outside a transaction, once.
+
+    ``at_commit``: the caller's block reads no stamp before it commits (the result services, whose
+    transaction is their own): when that block is the outermost, only the commit's bump is made, a
+    round trip to the cache less. A reader that comes in the moment between the commit and its bump
+    is answered under the old stamp (a 304 to the old ETag) once; its next request sees the change,
+    as a live page's next poll does. Nested in another block (a caller's, a test's), both are made.
     """
     if not keys:
         return
-    if transaction.get_connection().in_atomic_block:
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and not (at_commit and len(connection.atomic_blocks) == 1):
         bump_now(*keys)
     transaction.on_commit(lambda: bump_now(*keys))
 
 
-def match_changed(match_id: int, tournament_id: int | None) -> None:
-    bump(match_key(match_id), *((results_key(tournament_id),) if tournament_id else ()))
+def match_changed(match_id: int, tournament_id: int | None, *, at_commit: bool = False) -> None:
+    bump(match_key(match_id), *((results_key(tournament_id),) if tournament_id else ()), at_commit=at_commit)
 
 
 def results_changed(tournament_id: int) -> None:

@@ -212,3 +212,32 @@ def test_a_round_is_a_304_until_a_result_changes_it(match, anon, scorekeeper, to
     client_for(scorekeeper).post(f"/api/v1/matches/{match.pk}/hands/", summary("N"), format="json")
     changed = anon.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed.json()["matches"][0]["status"] == "playing"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_in_its_own_transaction_bumps_its_stamps_once_at_the_commit(match, monkeypatch):
+    # Nobody reads the stamps inside the hand services' own transaction: the commit's bump is the only
+    # one (a round trip to the cache less); nested in another block (a test's, a caller's), both are made.
+    from django.db import transaction
+
+    from tournaments import versions
+
+    bumped = []
+    real = versions.bump_now
+
+    def record(*keys):
+        bumped.append((keys, transaction.get_connection().in_atomic_block))
+        real(*keys)
+
+    hand_enter(match=match, data=summary("N"))  # the first: the match starts (its round's stamps too)
+    monkeypatch.setattr(versions, "bump_now", record)
+    before = versions.stamps(versions.match_key(match.pk))
+    hand_enter(match=match, data=summary("E"))
+    mine = [inside for keys, inside in bumped if versions.match_key(match.pk) in keys]
+    assert mine == [False], bumped  # once, after the commit
+    assert versions.stamps(versions.match_key(match.pk)) != before
+    bumped.clear()
+    with transaction.atomic():
+        hand_enter(match=match, data=summary("S"))
+        assert [inside for keys, inside in bumped if versions.match_key(match.pk) in keys] == [True]
+    assert [inside for keys, inside in bumped if versions.match_key(match.pk) in keys] == [True, False]

@@ -107,7 +107,7 @@ def match_result_saved(match: Match, moved: bool) -> None:
     """What follows a match's saved result: its version stamps (what the save signal's receiver does) and,
     when its status ``moved``, its round's status."""
     tournament_id = match.round.tournament_id
-    versions.match_changed(match.pk, tournament_id)
+    versions.match_changed(match.pk, tournament_id, at_commit=True)  # the services read no stamp meanwhile
     if moved:
         round_refresh_status(match.round_id)
         versions.results_changed(tournament_id)  # the round's status, shown with its tables

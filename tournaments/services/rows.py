@@ -14,10 +14,9 @@ made once per process from the models' own metadata (their columns, in their ord
   answers False and the caller saves and updates.
 
 On PostgreSQL these statements run on a cursor that binds its parameters on the server
-(``cursor``): psycopg then prepares a statement the fifth time a connection runs it, and
-PostgreSQL neither parses nor plans it again, while the rest of the project keeps Django's default
-client-side binding. Behind a pooler in transaction mode (PgBouncer before 1.21), which cannot keep
-prepared statements, set ``OPTIONS["prepare_threshold"] = None`` in the database settings.
+(``cursor``): psycopg prepares a statement after a connection has run it five times
+(``DATABASE_PREPARE_THRESHOLD``), and PostgreSQL then neither parses nor plans it again, while
+the rest of the project keeps Django's client-side binding (never prepared).
 """
 
 from types import SimpleNamespace
