@@ -195,8 +195,9 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
 
     The match (``match`` or ``match_id``) is locked first with its round and tournament; with
     ``viewer`` (the API's user), ``Match.DoesNotExist`` unless they may see it, and the match's
-    ``keeps_score`` tells whether they may enter its results; ``authorize(match)`` may then refuse. The returned hand's ``game`` is its
-    game as saved and ``game.match`` the match as saved, both current (the game is the match's last).
+    ``keeps_score`` tells whether they may enter its results; ``authorize(match)`` may then
+    refuse. The returned hand's ``game`` is its game as saved and ``game.match`` the match as
+    saved, both current (the game is the match's last).
 
     An idempotency key costs nothing while it is new: the hand is inserted with it, and only a
     refusal (the unique key, or a rule a retry breaks once its first attempt is stored) looks for
