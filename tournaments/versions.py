@@ -179,21 +179,14 @@ def tournament_fact(tournament_id: int, name: str, compute):
     ``tournament_changed`` when it is written. Without a cache, ``compute()`` every time.
     """
     tkey, fkey = tournament_key(tournament_id), f"v:fact:{name}:{tournament_id}"
-    try:
-        found = cache.get_many((tkey, fkey))
-        current = found.get(tkey)
-        if current is None:
-            cache.add(tkey, _token(), timeout=None)
-            current = cache.get(tkey)
-    except Exception:  # noqa: BLE001
-        _unavailable("read")
+    found = _read((tkey,), (fkey,))
+    if found is None:
         return compute()
-    kept = found.get(fkey)
-    if current is not None and isinstance(kept, tuple) and len(kept) == 2 and kept[0] == current:
+    current, kept = found[tkey], found.get(fkey)
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == current:
         return kept[1]
     value = compute()
-    if current is not None:
-        _keep(fkey, (current, value))
+    _keep(fkey, (current, value))
     return value
 
 

@@ -40,8 +40,9 @@ def _live_page(request, template, ctx, keys=(), fill=None):
         return _live_headers(response, _page_tag(request, f"v{stamp}"))  # with the CSRF cookie the page set
     # The page around the region shows the tournament's header (status, round, settings): they count too.
     header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
-    if regions.etag_matches(request, _page_tag(request, ctx["region"]["etag"], header)):
-        return _live_headers(HttpResponseNotModified(), _page_tag(request, ctx["region"]["etag"], header))
+    tag = _page_tag(request, ctx["region"]["etag"], header)
+    if regions.etag_matches(request, tag):
+        return _live_headers(HttpResponseNotModified(), tag)
     response = render(request, template, ctx)
     return _live_headers(response, _page_tag(request, ctx["region"]["etag"], header))
 
