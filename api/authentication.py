@@ -5,11 +5,12 @@ every authenticated call); here a request reads only its own token, as DRF's Tok
 did, and expired tokens are deleted when their user signs in or lists their tokens
 (``api.tokens.tokens_purge_expired``).
 
-The token and its user are read by one statement written once per process (``_TOKENS``): building
+The token and its user are read by one statement written once per process (``_tokens_sql``): building
 and compiling knox's queryset anew cost more than running it, on every authenticated request.
 """
 
 import binascii
+import functools
 from hmac import compare_digest
 
 from django.contrib.auth import get_user_model
@@ -26,18 +27,20 @@ from tournaments.services.rows import Columns, cursor, qn
 from .models import AuthToken
 
 _TOKEN, _USER = Columns(AuthToken, "a"), Columns(get_user_model(), "u")
-_TOKENS: list[str] = []
+
+
+@functools.cache
+def _tokens_sql() -> str:
+    user = get_user_model()._meta
+    return (f"SELECT {_TOKEN.select()}, {_USER.select()} FROM {qn(AuthToken._meta.db_table)} a "
+            f"JOIN {qn(user.db_table)} u ON u.{qn(user.pk.column)} = a.{qn('user_id')} "
+            f"WHERE a.{qn('token_key')} = %s ORDER BY a.{qn('created')} DESC")
 
 
 def _tokens(token_key: str) -> list[AuthToken]:
     """The tokens of ``token_key`` with their users (``select_related``), newest first, as knox's queryset."""
-    if not _TOKENS:
-        user = get_user_model()._meta
-        _TOKENS.append(f"SELECT {_TOKEN.select()}, {_USER.select()} FROM {qn(AuthToken._meta.db_table)} a "
-                       f"JOIN {qn(user.db_table)} u ON u.{qn(user.pk.column)} = a.{qn('user_id')} "
-                       f"WHERE a.{qn('token_key')} = %s ORDER BY a.{qn('created')} DESC")
     with cursor() as c:
-        c.execute(_TOKENS[0], [token_key])
+        c.execute(_tokens_sql(), [token_key])
         rows = c.fetchall()
     tokens = []
     for row in rows:

@@ -1,5 +1,7 @@
 """Start matches and their games; fold a match's games into its result."""
 
+import functools
+
 import scoring
 from django.db import connection, transaction
 
@@ -16,27 +18,23 @@ def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
 
 
 _MATCH, _ROUND, _TOURNAMENT = Columns(Match, "m"), Columns(Round, "r"), Columns(Tournament, "t")
-_LOCK: dict[tuple[str, bool], str] = {}
 
 
-def _lock_sql(with_viewer: bool) -> str:
+@functools.cache
+def _lock_sql(vendor: str, with_viewer: bool) -> str:
     """One statement: the match with its round and tournament, locked; with a viewer, their roles in the tournament."""
-    found = _LOCK.get((connection.vendor, with_viewer))
-    if found is None:
-        roles = ""
-        if with_viewer:
-            for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
-                meta = through._meta
-                roles += (f", EXISTS (SELECT 1 FROM {qn(meta.db_table)} x WHERE x.{qn(meta.get_field('tournament').column)}"
-                          f" = t.{qn(Tournament._meta.pk.column)} AND x.{qn(meta.get_field('user').column)} = %s)")
-        lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
-        found = _LOCK[connection.vendor, with_viewer] = (
-            f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}{roles} "
+    roles = ""
+    if with_viewer:
+        for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
+            meta = through._meta
+            roles += (f", EXISTS (SELECT 1 FROM {qn(meta.db_table)} x WHERE x.{qn(meta.get_field('tournament').column)}"
+                      f" = t.{qn(Tournament._meta.pk.column)} AND x.{qn(meta.get_field('user').column)} = %s)")
+    lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
+    return (f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}{roles} "
             f"FROM {qn(Match._meta.db_table)} m "
             f"JOIN {qn(Round._meta.db_table)} r ON r.{qn(Round._meta.pk.column)} = m.{qn('round_id')} "
             f"JOIN {qn(Tournament._meta.db_table)} t ON t.{qn(Tournament._meta.pk.column)} = r.{qn('tournament_id')} "
             f"WHERE m.{qn(Match._meta.pk.column)} = %s{lock}")
-    return found
 
 
 def match_lock(match_id: int, viewer=None) -> Match:
@@ -47,7 +45,7 @@ def match_lock(match_id: int, viewer=None) -> Match:
     """
     params = [match_id] if viewer is None else [getattr(viewer, "pk", None)] * 2 + [match_id]
     with cursor() as c:
-        c.execute(_lock_sql(viewer is not None), params)
+        c.execute(_lock_sql(connection.vendor, viewer is not None), params)
         row = c.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")

@@ -5,6 +5,7 @@ game through the rules engine (a pure function of the game's settings and its ha
 comes back, and refuses what the engine refuses with its codes.
 """
 
+import functools
 from collections.abc import Callable, Mapping
 
 import scoring
@@ -104,7 +105,14 @@ _GAME = Columns(Game, "g")
 _HAND = Columns(Hand, "h", ("id", "game_id", "number", "dealer", "trump", "turned_card", "blind", "doublings",
                             "tricks_ns", "tricks_ew", "points_ns", "points_ew", "penalty_type", "penalty_side",
                             "thrown_in", "sheet_score", "play"))
-_GAMES: dict[str, str] = {}
+
+
+@functools.cache
+def _games_sql(vendor: str) -> str:
+    """The match's games and the hands of a game being played, in order (``_games_and_hands``)."""
+    return (f"SELECT {_GAME.select()}, {_HAND.select()} FROM {qn(Game._meta.db_table)} g "
+            f"LEFT JOIN {qn(Hand._meta.db_table)} h ON h.{qn('game_id')} = g.{qn('id')} AND g.{qn('status')} = %s "
+            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}, h.{qn('number')}")
 
 
 def _games_and_hands(match: Match) -> tuple[list[Game], list]:
@@ -112,15 +120,9 @@ def _games_and_hands(match: Match) -> tuple[list[Game], list]:
 
     The hands are read, never saved: plain attributes (``_HAND``'s), not model instances.
     """
-    sql = _GAMES.get(connection.vendor)
-    if sql is None:
-        sql = _GAMES[connection.vendor] = (
-            f"SELECT {_GAME.select()}, {_HAND.select()} FROM {qn(Game._meta.db_table)} g "
-            f"LEFT JOIN {qn(Hand._meta.db_table)} h ON h.{qn('game_id')} = g.{qn('id')} AND g.{qn('status')} = %s "
-            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}, h.{qn('number')}")
     games, rows = [], []
     with cursor() as c:
-        c.execute(sql, [Game.Status.PLAYING, match.pk])
+        c.execute(_games_sql(connection.vendor), [Game.Status.PLAYING, match.pk])
         for row in c.fetchall():
             if not games or games[-1].pk != row[0]:
                 game = _GAME.build(row)

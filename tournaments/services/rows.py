@@ -19,6 +19,7 @@ On PostgreSQL these statements run on a cursor that binds its parameters on the 
 the rest of the project keeps Django's client-side binding (never prepared).
 """
 
+import functools
 from types import SimpleNamespace
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -105,21 +106,14 @@ class Columns:
         return None if values is None else SimpleNamespace(**dict(zip(self.attnames, values, strict=True)))
 
 
-_UPDATES: dict[tuple, tuple[str, list]] = {}
-
-
+@functools.cache
 def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[str, list]:
     """The UPDATE of ``names`` and the model's ``auto_now`` fields by primary key, and those fields in order."""
-    key = (model, names)
-    found = _UPDATES.get(key)
-    if found is None:
-        meta = model._meta
-        fields = [meta.get_field(n) for n in names]
-        fields += [f for f in meta.concrete_fields if getattr(f, "auto_now", False) and f not in fields]
-        assignments = ", ".join(f"{qn(f.column)} = %s" for f in fields)
-        found = _UPDATES[key] = (f"UPDATE {qn(meta.db_table)} SET {assignments} WHERE {qn(meta.pk.column)} = %s",
-                                 fields)
-    return found
+    meta = model._meta
+    fields = [meta.get_field(n) for n in names]
+    fields += [f for f in meta.concrete_fields if getattr(f, "auto_now", False) and f not in fields]
+    assignments = ", ".join(f"{qn(f.column)} = %s" for f in fields)
+    return f"UPDATE {qn(meta.db_table)} SET {assignments} WHERE {qn(meta.pk.column)} = %s", fields
 
 
 def _update_params(instance: Model, fields: list) -> list:
@@ -133,7 +127,23 @@ def update(instance: Model, names: tuple[str, ...]) -> None:
         c.execute(sql, _update_params(instance, fields))
 
 
-_INSERT: dict[tuple, str] = {}
+@functools.cache
+def _insert_sql(updates: tuple[tuple[type[Model], tuple[str, ...]], ...]) -> tuple[str, list, list]:
+    """The statement of ``insert_with_history`` for ``updates`` (models and field names), the hand's fields it
+    inserts and the updates' fields, in the order of its parameters."""
+    fields = [f for f in Hand._meta.concrete_fields if not isinstance(f, AutoField)]
+    statements = [_update_sql(model, names) for model, names in updates]
+    history = Hand.history.model._meta
+    pk = qn(Hand._meta.pk.column)
+    columns = ", ".join(qn(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    from_h = ", ".join(f"h.{qn(f.column)}" for f in fields)
+    history_columns = ", ".join(qn(c) for c in _HISTORY_COLUMNS)
+    also = "".join(f", u{i} AS ({update_sql})" for i, (update_sql, _) in enumerate(statements))
+    sql = (f"WITH h AS (INSERT INTO {qn(Hand._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING *){also} "
+           f"INSERT INTO {qn(history.db_table)} ({pk}, {columns}, {history_columns}) "
+           f"SELECT h.{pk}, {from_h}, %s, %s, %s, %s FROM h RETURNING {pk}")
+    return sql, fields, [update_fields for _, update_fields in statements]
 
 
 def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
@@ -147,25 +157,10 @@ def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
     """
     if connection.vendor != "postgresql":
         return False
-    fields = [f for f in Hand._meta.concrete_fields if not isinstance(f, AutoField)]
-    statements = [_update_sql(type(instance), names) for instance, names in updates]
-    key = tuple((type(instance), names) for instance, names in updates)
-    sql = _INSERT.get(key)
-    if sql is None:
-        history = Hand.history.model._meta
-        pk = qn(Hand._meta.pk.column)
-        columns = ", ".join(qn(f.column) for f in fields)
-        marks = ", ".join(["%s"] * len(fields))
-        from_h = ", ".join(f"h.{qn(f.column)}" for f in fields)
-        history_columns = ", ".join(qn(c) for c in _HISTORY_COLUMNS)
-        also = "".join(f", u{i} AS ({update_sql})" for i, (update_sql, _) in enumerate(statements))
-        sql = _INSERT[key] = (
-            f"WITH h AS (INSERT INTO {qn(Hand._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING *){also} "
-            f"INSERT INTO {qn(history.db_table)} ({pk}, {columns}, {history_columns}) "
-            f"SELECT h.{pk}, {from_h}, %s, %s, %s, %s FROM h RETURNING {pk}")
+    sql, fields, update_fields = _insert_sql(tuple((type(instance), names) for instance, names in updates))
     params = [f.get_db_prep_save(f.pre_save(hand, True), connection) for f in fields]
-    for (instance, _), (_, update_fields) in zip(updates, statements, strict=True):
-        params += _update_params(instance, update_fields)
+    for (instance, _), fields_of in zip(updates, update_fields, strict=True):
+        params += _update_params(instance, fields_of)
     with cursor() as c:
         c.execute(sql, [*params, timezone.now(), reason, "+", history_user_id])
         hand.pk = c.fetchone()[0]
