@@ -214,3 +214,28 @@ def test_screenshots_of_a_turned_trump_variant(browser, site):  # noqa: F811
         page.wait_for_selector("#entry-preview.ok")
         shot(page, f"entry-spanish-preview-{width}")
         context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_hands_table_keeps_both_sides_on_a_phone(browser, site, language):  # noqa: F811
+    """At 390 px the game's table shows the other side's column, in English and with Spanish's longer headings."""
+    from tests.web.conftest import belgian_hand
+    from tournaments.services.hands import hand_enter
+
+    server, tournament, match, keeper = site
+    other = (Match.objects.filter(round__tournament=tournament, ew__isnull=False).exclude(pk=match.pk)
+             .order_by("table").first())
+    for number in (1, 2):  # each side scores a hand doubled twice: "+100 100" on both sides, "hearts ×4"
+        hand_enter(match=other, data={**belgian_hand(number, 55 if number == 1 else 5), "doublings": 2})
+    client = Client()
+    client.force_login(keeper)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language)
+    context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME,
+                          "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value, "url": server.url}])
+    page = context.new_page()
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{other.pk}/")
+    widths = page.evaluate("[...document.querySelectorAll('.entry-hands .table-scroll')]"
+                           ".map(e => [e.scrollWidth, e.clientWidth])")
+    assert widths and all(scroll <= client_width for scroll, client_width in widths), widths
+    shot(page, f"entry-hands-{language}-390")
+    context.close()
