@@ -105,6 +105,34 @@ def test_direct_encounter_breaks_a_tie_only_when_all_met():
     assert tied == [(2, 2, 2), (1, 3, 0)]
 
 
+def _direct_encounter_by_definition(team, ctx, tied):
+    """The metric as its docstring defines it: every pair of the tied teams has met, else 0."""
+    if len(tied) < 2 or team not in tied:
+        return 0
+    met = {frozenset((t, r.opponent)) for t in tied for r in ctx.played(t) if r.opponent in tied}
+    if len(met) < len(tied) * (len(tied) - 1) // 2:
+        return 0
+    return sum(r.points for r in ctx.played(team) if r.opponent in tied)
+
+
+def test_direct_encounter_agrees_with_its_definition_on_random_groups():
+    import itertools
+    import random
+
+    rng = random.Random(7)
+    fn = METRICS["direct_encounter"].fn
+    for _ in range(300):
+        n = rng.randint(2, 7)
+        pairs = list(itertools.combinations(range(1, n + 1), 2))
+        results = []
+        for rnd, (a, b) in enumerate(rng.sample(pairs, rng.randint(0, len(pairs))) * rng.choice((1, 1, 2)), 1):
+            results += match(rnd, a, b, rng.choice(("ns", "ew", "draw")))
+        ctx = Context.build([TeamInfo(t) for t in range(1, n + 1)], results, S)
+        tied = frozenset(rng.sample(range(1, n + 1), rng.randint(2, n)))
+        for team in range(1, n + 1):
+            assert fn(team, ctx, tied) == _direct_encounter_by_definition(team, ctx, tied)
+
+
 def test_points_against_sorts_ascending():
     results = match(1, 1, 2, "ns", points=(100, 90)) + match(1, 3, 4, "ns", points=(100, 50))
     rows = compute_standings([TeamInfo(t) for t in (1, 2, 3, 4)], results,

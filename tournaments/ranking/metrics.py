@@ -304,11 +304,14 @@ def direct_encounter(team: int, ctx: Context, tied: frozenset[int] = frozenset()
     """Match points scored against the other tied teams, if every pair of them has met (else 0)."""
     if len(tied) < 2 or team not in tied:
         return 0
-    met: set[frozenset[int]] = set()
-    for t in tied:
-        for r in ctx.played(t):
-            if r.opponent in tied:
-                met.add(frozenset((t, r.opponent)))
-    if len(met) < len(tied) * (len(tied) - 1) // 2:
+    # Every pair met only if every team met all the others, this one first: a team that has played
+    # fewer rounds than there are other tied teams ends the check at once. A large tied group (half a
+    # 1,024-team field after one round) then costs one look per team instead of a pass over the group.
+    others = len(tied) - 1
+    mine = [r for r in ctx.played(team) if r.opponent in tied]
+    if len({r.opponent for r in mine}) < others:
         return 0
-    return sum(r.points for r in ctx.played(team) if r.opponent in tied)
+    for t in tied:
+        if t != team and len({r.opponent for r in ctx.played(t) if r.opponent in tied}) < others:
+            return 0
+    return sum(r.points for r in mine)
