@@ -407,6 +407,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LIVE_PUSH = env_bool("LIVE_PUSH", bool(REDIS_URL))
+# The live publisher sends to a group at most once in this many seconds (the changes in between go as
+# one message at its end): a busy tournament's pages render a few times a second, not once per hand.
+LIVE_COALESCE_SECONDS = float(os.environ.get("LIVE_COALESCE_SECONDS", "0.25"))
 
 # --- Faults and hostile input (issue #11; README "Faults and hostile input") -----------------
 # PostgreSQL is the source of truth; Redis (cache, broker, channel layer) may be down without a

@@ -16,6 +16,13 @@ or a timeout is logged when it comes, never raised. A process that exits at once
 (a management command) may leave its last message unsent; the open pages then see the change at
 their next poll or reconnect. Layers kept in process memory (the zero-setup run, the tests) are sent to
 from the caller's thread as before: their queues belong to the loops of their listeners.
+
+Coalescing. The publisher sends to a group at most once every ``LIVE_COALESCE_SECONDS`` (0.25 s by
+default): the first change goes at once, the changes that follow inside that time go as one message
+at its end, and a change whose group already has a message waiting adds nothing. Every message sent
+carries a new version made when it goes, after the changes it stands for were committed, so a
+listener that renders on it sees them all. A busy tournament (hands from every table) then costs its
+pages a few renders a second, not one per hand.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 import uuid
 
 from asgiref.sync import async_to_sync
@@ -54,13 +62,24 @@ async def _send_all(layer, groups: list[str], message: dict) -> None:
 
 
 class _Publisher:
-    """One event loop in a daemon thread per process (made again in a forked child), sending on the layer."""
+    """One event loop in a daemon thread per process (made again in a forked child), sending on the layer.
+
+    Sends to a group are coalesced (the module's docstring): ``_due`` holds the groups whose message is
+    scheduled and not yet gone, ``_last`` when each group's last message went.
+    """
+
+    #: ``_last`` is emptied of entries older than the coalescing time once it holds this many groups.
+    LAST_MAX = 10_000
 
     def __init__(self):
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
         self._layers: tuple = (None, None)  # (the process's layer, the publisher's own of the same settings)
+        self._state = threading.Lock()  # guards _due and _last (the callers' threads and the loop's)
+        self._due: set[str] = set()
+        self._last: dict[str, float] = {}
+        self._sending: set[asyncio.Task] = set()  # the loop keeps only weak references to its tasks
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         pid = os.getpid()
@@ -70,6 +89,7 @@ class _Publisher:
                     loop = asyncio.new_event_loop()
                     threading.Thread(target=loop.run_forever, name="live-publisher", daemon=True).start()
                     self._loop, self._pid, self._layers = loop, pid, (None, None)
+                    self._due, self._last = set(), {}
         return self._loop
 
     def _own_layer(self, layer):
@@ -86,12 +106,45 @@ class _Publisher:
             self._layers = (layer, own)
         return own
 
-    def send(self, layer, groups: list[str], message: dict, timeout: float) -> None:
-        """Hand ``message`` for ``groups`` to the publisher's loop, sent within ``timeout`` (a failure is logged)."""
+    def send(self, layer, groups: list[str], timeout: float, interval: float) -> None:
+        """Have a change message sent to each of ``groups``, within ``interval`` of the group's last one.
+
+        A group with a message already waiting is skipped; the others are handed to the publisher's loop
+        without waiting for Redis. Each send is given ``timeout``; a failure is logged when it comes.
+        """
         loop = self._running_loop()
-        sending = asyncio.wait_for(_send_all(self._own_layer(layer), groups, message), timeout)
-        future = asyncio.run_coroutine_threadsafe(sending, loop)
-        future.add_done_callback(lambda f: _log_failure(f, groups))
+        own = self._own_layer(layer)
+        now = time.monotonic()
+        due = []
+        with self._state:
+            for group in groups:
+                if group not in self._due:
+                    self._due.add(group)
+                    due.append((group, max(0.0, self._last.get(group, now - interval) + interval - now)))
+        if due:
+            loop.call_soon_threadsafe(self._schedule, own, due, timeout)
+
+    def _schedule(self, layer, due: list[tuple[str, float]], timeout: float) -> None:
+        """In the loop: send each group's message now or after its delay."""
+        for group, delay in due:
+            if delay > 0:
+                self._loop.call_later(delay, self._go, layer, group, timeout)
+            else:
+                self._go(layer, group, timeout)
+
+    def _go(self, layer, group: str, timeout: float) -> None:
+        """In the loop: send a group its message, with a version made now (after the changes it stands for)."""
+        now = time.monotonic()
+        with self._state:
+            self._due.discard(group)  # a change committed from now on schedules a message of its own
+            if len(self._last) >= self.LAST_MAX:
+                self._last = {g: at for g, at in self._last.items() if now - at < 60}
+            self._last[group] = now
+        message = {"type": MESSAGE_TYPE, "version": uuid.uuid4().hex}
+        task = self._loop.create_task(asyncio.wait_for(layer.group_send(group, message), timeout))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        task.add_done_callback(lambda t: _log_failure(t, [group]))
 
 
 def _log_failure(future, groups: list[str]) -> None:
@@ -115,11 +168,11 @@ def _send(groups: list[str]) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        message = {"type": MESSAGE_TYPE, "version": uuid.uuid4().hex}
         if _in_process(layer):
-            async_to_sync(_send_all)(layer, groups, message)
+            async_to_sync(_send_all)(layer, groups, {"type": MESSAGE_TYPE, "version": uuid.uuid4().hex})
         else:
-            _publisher.send(layer, groups, message, timeout=getattr(settings, "REDIS_TIMEOUT", 1.0))
+            _publisher.send(layer, groups, timeout=getattr(settings, "REDIS_TIMEOUT", 1.0),
+                            interval=getattr(settings, "LIVE_COALESCE_SECONDS", 0.25))
     except Exception:
         logger.exception("live update to %s not published", ", ".join(groups))
 

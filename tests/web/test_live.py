@@ -147,6 +147,45 @@ def test_a_failing_layer_is_logged_never_raised(tournament, django_capture_on_co
     assert "live update to match-" in caplog.text
 
 
+class RecordingLayer:
+    """A layer out of process memory (sent to through the publisher's loop) that records what it is sent."""
+
+    def __init__(self):
+        self.sent = []
+
+    async def group_send(self, group, message):
+        self.sent.append((time.monotonic(), group, message["version"]))
+
+
+@pytest.mark.django_db(databases=[])
+def test_the_publisher_coalesces_the_changes_of_a_group():
+    publisher, layer, interval = live._Publisher(), RecordingLayer(), 0.3
+    publisher._own_layer = lambda shared: shared
+
+    def wait_for(count, seconds=5.0):
+        deadline = time.monotonic() + seconds
+        while len(layer.sent) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.05)  # and nothing more comes on its heels
+        return [group for _, group, _ in layer.sent]
+
+    start = time.monotonic()
+    publisher.send(layer, ["match-1", "tournament-1"], timeout=1.0, interval=interval)
+    assert wait_for(2) == ["match-1", "tournament-1"]  # the first change of a group goes at once
+    for _ in range(5):  # a burst: one message a group at the end of the coalescing time
+        publisher.send(layer, ["match-1", "tournament-1"], timeout=1.0, interval=interval)
+    publisher.send(layer, ["match-2", "tournament-1"], timeout=1.0, interval=interval)
+    assert sorted(wait_for(5)[2:]) == ["match-1", "match-2", "tournament-1"]
+    times = {group: at for at, group, _ in layer.sent[2:]}
+    assert times["match-1"] - start >= interval and times["tournament-1"] - start >= interval
+    assert len({version for _, _, version in layer.sent}) == 5  # each message a version of its own
+    time.sleep(interval)
+    quiet = time.monotonic()
+    publisher.send(layer, ["match-1"], timeout=1.0, interval=interval)  # quiet for a while: at once again
+    assert wait_for(6)[5:] == ["match-1"]
+    assert layer.sent[5][0] - quiet < interval
+
+
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL: the channel layer on Redis")
 @pytest.mark.django_db(transaction=True)
 def test_a_hand_reaches_a_listener_through_redis(tournament):
