@@ -6,21 +6,30 @@ from dataclasses import replace
 from typing import Sequence
 
 from .hand import game_context, initial_state, score_in_game
-from .types import SIDES, GameResult, GameSettings, Hand, MatchResult, RuleViolation, Violation, ahead
+from .types import SIDES, GameResult, GameSettings, GameState, Hand, MatchResult, RuleViolation, Violation, ahead
 from .variants import get_variant
 
 
-def fold_game(settings: GameSettings, hands: Sequence[Hand]) -> GameResult:
+def fold_game(settings: GameSettings, hands: Sequence[Hand], *, state: GameState | None = None,
+              start: int = 0) -> GameResult:
     """Score every hand of a game from the start; raise RuleViolation tagged with the bad hand's index.
 
     A corrected earlier hand simply re-folds the rest. A hand after the game is
     decided is ``game_over``.
+
+    ``state`` and ``start``: the game's state after its first ``start`` hands (the ``state`` of an
+    earlier fold of them); only ``hands``, the ones that follow, are then scored, tagged with their
+    index in the game, and only their results are returned. The totals, winner, next dealer and
+    multiplier are those of a fold of the whole game. ``hands`` must not be empty then.
     """
+    if state is not None and not hands:
+        raise ValueError("fold_game: a state to continue from needs at least one hand")
     rules = get_variant(settings.variant).rules(settings.options)
     ctx = game_context(rules, settings)
-    state = initial_state(rules, ctx)
+    if state is None:
+        state = initial_state(rules, ctx)
     results = []
-    for i, hand in enumerate(hands):
+    for i, hand in enumerate(hands, start):
         try:
             result = score_in_game(rules, ctx, hand, state)
         except RuleViolation as exc:

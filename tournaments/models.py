@@ -307,6 +307,10 @@ class Game(models.Model):
     next_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
     next_multiplier = models.PositiveBigIntegerField(default=1)
     tie_pending = models.BooleanField(default=False)
+    # The rules engine's state after the game's hands, with how many it follows ("hands"), kept by the
+    # hand services: the next hand is scored from it alone (``hand_data.state_after``). Null or behind
+    # the hands (a row from before it was kept): the next hand folds the whole game, as a correction does.
+    engine_state = models.JSONField(null=True, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -237,3 +237,19 @@ def test_an_entered_hand_is_stored_with_its_history_record_game_and_match_at_onc
     assert (game.total_ns, game.total_ew, game.next_dealer) == (hand.total_ns, hand.total_ew, "S")
     assert game.updated_at >= stored.created_at and match.updated_at >= stored.created_at
     assert (match.status, match.points_ns, match.points_ew) == ("playing", hand.total_ns, hand.total_ew)
+
+
+def test_the_hand_posts_statements_stay_within_psycopgs_statement_cache():
+    """psycopg converts a statement's text once and keeps it only up to a length and a number of
+    parameters; a hot statement beyond them is parsed anew on every hand (its cost doubled once a
+    column was added to the games: 51 parameters). Machine-independent, so asserted here."""
+    from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH, MAX_CACHED_STATEMENT_PARAMS
+
+    from api.authentication import _tokens_sql
+    from tournaments.services import games, hands, rows
+
+    insert = rows._insert_sql(((Game, hands.GAME_RESULT_FIELDS), (Match, games.MATCH_RESULT_FIELDS)))[0]
+    statements = [insert, hands._games_sql("postgresql"), games._lock_sql("postgresql", True),
+                  games._lock_sql("postgresql", False), _tokens_sql()]
+    for sql in statements:  # a statement's parameters are its %s
+        assert len(sql) <= MAX_CACHED_STATEMENT_LENGTH and sql.count("%s") <= MAX_CACHED_STATEMENT_PARAMS, sql

@@ -1,5 +1,6 @@
 """Translate between a stored ``Hand`` row and the rules engine's plain values."""
 
+import dataclasses
 from collections.abc import Mapping
 
 import scoring
@@ -114,3 +115,25 @@ def game_settings(game: Game) -> "scoring.GameSettings":
 def engine_hands(rows: list[Hand]) -> list["scoring.Hand"]:
     """Return the engine's inputs for stored hands."""
     return [scoring.Hand.from_dict(hand_input_dict(row)) for row in rows]
+
+
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(scoring.GameState))
+
+
+def stored_state(state: "scoring.GameState", hands: int) -> dict:
+    """The engine's state after a game's first ``hands`` hands, as ``Game.engine_state`` keeps it (JSON)."""
+    kept = {name: getattr(state, name) for name in _STATE_FIELDS}
+    kept["totals"] = dict(state.totals)
+    kept["hands"] = hands
+    return kept
+
+
+def state_after(game: Game, hands: int) -> "scoring.GameState | None":
+    """The engine's state the game keeps when it follows exactly ``hands`` hands, else None (fold them all)."""
+    kept = game.engine_state
+    if not isinstance(kept, dict) or kept.get("hands") != hands:
+        return None
+    try:
+        return scoring.GameState(**{name: kept[name] for name in _STATE_FIELDS})
+    except (KeyError, TypeError):  # kept by another version of the engine's state
+        return None

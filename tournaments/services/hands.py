@@ -30,6 +30,8 @@ from tournaments.services.hand_data import (
     game_settings,
     hand_input_dict,
     merge_input,
+    state_after,
+    stored_state,
 )
 from tournaments.services.rows import Columns, cursor, insert_with_history, qn, update
 
@@ -45,23 +47,37 @@ def _fold(game: Game, inputs: list[scoring.Hand]) -> scoring.GameResult:
     return scoring.fold_game(game_settings(game), inputs)
 
 
+def _fold_next(game: Game, played: int, entered: scoring.Hand) -> scoring.GameResult:
+    """Score the hand that follows the game's ``played`` hands: from the engine's state the game keeps
+    after them, or, when it keeps none for them, by folding them all (one query more)."""
+    settings = game_settings(game)
+    state = state_after(game, played) if played else None
+    if played and state is None:
+        return scoring.fold_game(settings, [*engine_hands(list(game.hands.order_by("number"))), entered])
+    return scoring.fold_game(settings, [entered], state=state, start=played)
+
+
 #: The fields ``_game_apply`` sets.
-GAME_RESULT_FIELDS = ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending")
+GAME_RESULT_FIELDS = ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending",
+                      "engine_state")
 
 
 def _store_game(game: Game, folded: scoring.GameResult) -> None:
-    _game_apply(game, folded)
+    """Store the result of a fold of the whole game (its hands are ``folded.hands``)."""
+    _game_apply(game, folded, len(folded.hands))
     update(game, GAME_RESULT_FIELDS)
 
 
-def _game_apply(game: Game, folded: scoring.GameResult) -> None:
-    """Set the result fields of a game (``GAME_RESULT_FIELDS``) from the engine's fold, unsaved."""
+def _game_apply(game: Game, folded: scoring.GameResult, hands: int) -> None:
+    """Set the result fields of a game (``GAME_RESULT_FIELDS``) from the engine's fold, unsaved; ``hands``:
+    how many hands the game has with the fold's."""
     game.total_ns, game.total_ew = folded.totals["ns"], folded.totals["ew"]
     game.winner = (folded.winner or "") if folded.finished else ""
     game.status = Game.Status.FINISHED if folded.finished else Game.Status.PLAYING
     game.next_dealer = folded.next_dealer or ""
     game.next_multiplier = folded.next_multiplier
     game.tie_pending = folded.state.tie_pending
+    game.engine_state = stored_state(folded.state, hands)
 
 
 def _audit(hand: Hand, user, reason: str) -> None:
@@ -101,38 +117,32 @@ def _insert_hand(hand: Hand, user, reason: str, game: Game, match: Match) -> Non
 
 
 _GAME = Columns(Game, "g")
-#: What a game's earlier hands are read for: the engine's input (``engine_hands``) and their numbers.
-_HAND = Columns(Hand, "h", ("id", "game_id", "number", "dealer", "trump", "turned_card", "blind", "doublings",
-                            "tricks_ns", "tricks_ew", "points_ns", "points_ew", "penalty_type", "penalty_side",
-                            "thrown_in", "sheet_score", "play"))
 
 
 @functools.cache
 def _games_sql(vendor: str) -> str:
-    """The match's games and the hands of a game being played, in order (``_games_and_hands``)."""
-    return (f"SELECT {_GAME.select()}, {_HAND.select()} FROM {qn(Game._meta.db_table)} g "
-            f"LEFT JOIN {qn(Hand._meta.db_table)} h ON h.{qn('game_id')} = g.{qn('id')} AND g.{qn('status')} = %s "
-            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}, h.{qn('number')}")
+    """The match's games in order, each with its last hand's number while it is played (``_games``)."""
+    hands = qn(Hand._meta.db_table)
+    return (f"SELECT {_GAME.select()}, CASE WHEN g.{qn('status')} = %s THEN (SELECT MAX(h.{qn('number')}) "
+            f"FROM {hands} h WHERE h.{qn('game_id')} = g.{qn('id')}) END FROM {qn(Game._meta.db_table)} g "
+            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}")
 
 
-def _games_and_hands(match: Match) -> tuple[list[Game], list]:
-    """The match's games in order, and the hands in order of the last one while it is played: one statement.
+def _games(match: Match) -> tuple[list[Game], int]:
+    """The match's games in order, and how many hands the last one has while it is played (else 0): one statement.
 
-    The hands are read, never saved: plain attributes (``_HAND``'s), not model instances.
+    Hands are numbered from 1 without gaps (only a game's last hand can be deleted), so the last
+    number is their count.
     """
-    games, rows = [], []
+    games, played = [], 0
     with cursor() as c:
         c.execute(_games_sql(connection.vendor), [Game.Status.PLAYING, match.pk])
         for row in c.fetchall():
-            if not games or games[-1].pk != row[0]:
-                game = _GAME.build(row)
-                Game.match.field.set_cached_value(game, match)
-                games.append(game)
-                rows = []
-            hand = _HAND.plain(row, _GAME.width)
-            if hand is not None:
-                rows.append(hand)
-    return games, (rows if games and games[-1].status == Game.Status.PLAYING else [])
+            game = _GAME.build(row)
+            Game.match.field.set_cached_value(game, match)
+            games.append(game)
+            played = row[_GAME.width] or 0
+    return games, played
 
 
 def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
@@ -154,19 +164,19 @@ def _same_input(row: Hand, entered: scoring.Hand) -> bool:
         return False
 
 
-def _refuse_repeated_deciding_hand(games: list[Game], rows: list[Hand], entered: scoring.Hand) -> None:
+def _refuse_repeated_deciding_hand(games: list[Game], played: int, entered: scoring.Hand) -> None:
     """Refuse (409 ``duplicate_hand``) a hand that would open a game and repeats the previous game's last hand.
 
     A retried request (a lost answer, a double tap) of the hand that decided a game must not be
     stored again as the first hand of the next game. Within a game a repeat is refused anyway
     (the dealer is out of turn); the first hand of a game has a free dealer, hence this check. A
     client that really means it names the hand (``number`` 1, or ``game`` and ``number``).
-    ``games``: the match's games in order; ``rows``: the hands of the last one when it is playing.
+    ``games``: the match's games in order; ``played``: how many hands the last one has when it is playing.
     """
     if not games:
         return
     if games[-1].status == Game.Status.PLAYING:
-        if rows or len(games) < 2:
+        if played or len(games) < 2:
             return  # the hand continues a game: not the first hand of one
         previous = games[-2]  # a game started (POST .../games/) but still empty
     else:
@@ -228,17 +238,17 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     if authorize is not None:
         authorize(match)
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
-    games, rows = _games_and_hands(match)
+    games, played = _games(match)
     last = games[-1] if games else None
     if number is None and game_number is None:
-        _refuse_repeated_deciding_hand(games, rows, entered)
+        _refuse_repeated_deciding_hand(games, played, entered)
     game = _current_game(match, games, entered.dealer)
     if game is not last:
-        rows = []  # a new game
+        played = 0  # a new game
     if game_number is not None and game_number != game.number:
         raise Conflict("game_number",
                        f"the hand would be entered in game {game.number}, not game {game_number}", field="game")
-    next_number = rows[-1].number + 1 if rows else 1
+    next_number = played + 1
     if number is not None and number < next_number:
         raise Conflict("hand_exists",
                        f"hand {number} of game {game.number} is already entered; the next hand is {next_number}",
@@ -247,12 +257,12 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
         raise Conflict("hand_number",
                        f"hand {number} of game {game.number} cannot come yet: the next hand is {next_number}",
                        field="number")
-    folded = _fold(game, [*engine_hands(rows), entered])
+    folded = _fold_next(game, played, entered)
     hand = Hand(game=game, number=next_number, entered_by=user if getattr(user, "pk", None) else None,
                 idempotency_key=idempotency_key or None)
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
-    _game_apply(game, folded)
+    _game_apply(game, folded, next_number)
     moved = match_result_apply(match, games)
     try:
         _insert_hand(hand, user, "entered", game, match)

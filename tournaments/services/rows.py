@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from tournaments.models import Hand
 
-_HISTORY_COLUMNS = ("history_date", "history_change_reason", "history_type", "history_user_id")
+_HISTORY_COLUMNS = ("history_date", "history_change_reason", "history_user_id", "history_type")
 
 
 def qn(name: str) -> str:
@@ -116,15 +116,15 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[str, list]:
     return f"UPDATE {qn(meta.db_table)} SET {assignments} WHERE {qn(meta.pk.column)} = %s", fields
 
 
-def _update_params(instance: Model, fields: list) -> list:
-    return [*(f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields), instance.pk]
+def _update_params(instance: Model, fields: list, conn) -> list:
+    return [*(f.get_db_prep_save(f.pre_save(instance, False), conn) for f in fields), instance.pk]
 
 
 def update(instance: Model, names: tuple[str, ...]) -> None:
     """UPDATE the fields ``names`` (and the model's ``auto_now`` fields) of a saved instance, in one statement."""
     sql, fields = _update_sql(type(instance), names)
     with cursor() as c:
-        c.execute(sql, _update_params(instance, fields))
+        c.execute(sql, _update_params(instance, fields, connections[DEFAULT_DB_ALIAS]))
 
 
 @functools.cache
@@ -142,7 +142,7 @@ def _insert_sql(updates: tuple[tuple[type[Model], tuple[str, ...]], ...]) -> tup
     also = "".join(f", u{i} AS ({update_sql})" for i, (update_sql, _) in enumerate(statements))
     sql = (f"WITH h AS (INSERT INTO {qn(Hand._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING *){also} "
            f"INSERT INTO {qn(history.db_table)} ({pk}, {columns}, {history_columns}) "
-           f"SELECT h.{pk}, {from_h}, %s, %s, %s, %s FROM h RETURNING {pk}")
+           f"SELECT h.{pk}, {from_h}, %s, %s, %s, '+' FROM h RETURNING {pk}")
     return sql, fields, [update_fields for _, update_fields in statements]
 
 
@@ -151,6 +151,9 @@ def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
     """Insert a new hand and its history record ("+", ``reason``, by ``history_user_id``), and make the
     ``updates`` (instances and the names of the fields to write, as ``update``), in one statement.
 
+    Its parameters must stay within psycopg's ``MAX_CACHED_STATEMENT_PARAMS`` (50; tested): beyond it
+    psycopg parses the statement's text anew on every call, which costs more than running it.
+
     Sets ``hand.pk`` and its ``auto_now``/``auto_now_add`` dates; False (nothing written) where the
     database has no data-modifying WITH (SQLite): the caller then saves the hand the ORM's way and
     makes the updates. A unique constraint's refusal raises ``IntegrityError``, as ``save()`` does.
@@ -158,11 +161,12 @@ def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
     if connection.vendor != "postgresql":
         return False
     sql, fields, update_fields = _insert_sql(tuple((type(instance), names) for instance, names in updates))
-    params = [f.get_db_prep_save(f.pre_save(hand, True), connection) for f in fields]
+    conn = connections[DEFAULT_DB_ALIAS]  # once: every attribute of the ``connection`` proxy is a lookup
+    params = [f.get_db_prep_save(f.pre_save(hand, True), conn) for f in fields]
     for (instance, _), fields_of in zip(updates, update_fields, strict=True):
-        params += _update_params(instance, fields_of)
+        params += _update_params(instance, fields_of, conn)
     with cursor() as c:
-        c.execute(sql, [*params, timezone.now(), reason, "+", history_user_id])
+        c.execute(sql, [*params, timezone.now(), reason, history_user_id])
         hand.pk = c.fetchone()[0]
     hand._state.adding = False
     hand._state.db = connection.alias
