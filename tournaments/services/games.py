@@ -43,20 +43,10 @@ def match_lock(match_id: int, viewer=None) -> Match:
     With ``viewer`` (a user), ``Match.DoesNotExist`` unless they may see the match (``access.visible_matches``),
     and the match's ``keeps_score`` tells whether they may enter its results (``access.can_keep_score``).
     """
-    sql, params = match_lock_statement(match_id, viewer)
-    with cursor() as c:
-        c.execute(sql, params)
-        return match_locked(c.fetchone(), match_id, viewer)
-
-
-def match_lock_statement(match_id: int, viewer=None) -> tuple[str, list]:
-    """The statement of ``match_lock`` and its parameters (to send it with others: ``rows.pipeline``)."""
     params = [match_id] if viewer is None else [getattr(viewer, "pk", None)] * 2 + [match_id]
-    return _lock_sql(connection.vendor, viewer is not None), params
-
-
-def match_locked(row, match_id: int, viewer=None) -> Match:
-    """The match of a row of ``match_lock_statement`` (None: no such match), checked as ``match_lock`` checks."""
+    with cursor() as c:
+        c.execute(_lock_sql(connection.vendor, viewer is not None), params)
+        row = c.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
     match, rnd, tournament = _MATCH.build(row), _ROUND.build(row, _MATCH.width), \

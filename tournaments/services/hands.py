@@ -19,8 +19,6 @@ from tournaments.services.games import (
     _game_start_locked,
     _violation,
     match_lock,
-    match_lock_statement,
-    match_locked,
     match_refresh_result,
     match_result_apply,
     match_result_saved,
@@ -35,7 +33,7 @@ from tournaments.services.hand_data import (
     state_after,
     stored_state,
 )
-from tournaments.services.rows import Columns, cursor, insert_with_history, pipeline, qn, update
+from tournaments.services.rows import Columns, cursor, insert_with_history, qn, update
 
 
 def _result_changed(match: Match) -> None:
@@ -123,35 +121,28 @@ _GAME = Columns(Game, "g")
 
 @functools.cache
 def _games_sql(vendor: str) -> str:
-    """The match's games in order, each with its last hand's number while it is played (``_lock_and_games``)."""
+    """The match's games in order, each with its last hand's number while it is played (``_games``)."""
     hands = qn(Hand._meta.db_table)
     return (f"SELECT {_GAME.select()}, CASE WHEN g.{qn('status')} = %s THEN (SELECT MAX(h.{qn('number')}) "
             f"FROM {hands} h WHERE h.{qn('game_id')} = g.{qn('id')}) END FROM {qn(Game._meta.db_table)} g "
             f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}")
 
 
-def _lock_and_games(match_id: int, viewer) -> tuple[Match, list[Game], int]:
-    """``match_lock`` (it raises the same), then the match's games in order and how many hands the last one
-    has while it is played (else 0): two statements, sent in one round trip with the BEGIN on PostgreSQL.
+def _games(match: Match) -> tuple[list[Game], int]:
+    """The match's games in order, and how many hands the last one has while it is played (else 0): one statement.
 
-    The games are read after the lock is granted (the server runs the statements in order; each sees
-    what was committed before it started), so a hand committed meanwhile by another request is seen.
-    Hands are numbered from 1 without gaps (only a game's last hand can be deleted): the last number
-    is their count.
+    Hands are numbered from 1 without gaps (only a game's last hand can be deleted), so the last
+    number is their count.
     """
-    lock_sql, lock_params = match_lock_statement(match_id, viewer)
-    with pipeline(), cursor() as lock, cursor() as read:
-        lock.execute(lock_sql, lock_params)
-        read.execute(_games_sql(connection.vendor), [Game.Status.PLAYING, match_id])
-        locked, rows = lock.fetchone(), read.fetchall()
-    match = match_locked(locked, match_id, viewer)
     games, played = [], 0
-    for row in rows:
-        game = _GAME.build(row)
-        Game.match.field.set_cached_value(game, match)
-        games.append(game)
-        played = row[_GAME.width] or 0
-    return match, games, played
+    with cursor() as c:
+        c.execute(_games_sql(connection.vendor), [Game.Status.PLAYING, match.pk])
+        for row in c.fetchall():
+            game = _GAME.build(row)
+            Game.match.field.set_cached_value(game, match)
+            games.append(game)
+            played = row[_GAME.width] or 0
+    return games, played
 
 
 def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
@@ -243,10 +234,11 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
 
 @transaction.atomic
 def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize) -> tuple[Hand, bool]:
-    match, games, played = _lock_and_games(pk, viewer)
+    match = match_lock(pk, viewer)
     if authorize is not None:
         authorize(match)
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
+    games, played = _games(match)
     last = games[-1] if games else None
     if number is None and game_number is None:
         _refuse_repeated_deciding_hand(games, played, entered)

@@ -19,7 +19,6 @@ On PostgreSQL these statements run on a cursor that binds its parameters on the 
 the rest of the project keeps Django's client-side binding (never prepared).
 """
 
-import contextlib
 import functools
 from types import SimpleNamespace
 
@@ -51,16 +50,6 @@ def cursor():
     if connection.timezone != connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
         register_tzloader(connection.timezone, raw)  # as the backend's create_cursor() does
     return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
-
-
-def pipeline():
-    """On PostgreSQL, psycopg's pipeline: the statements executed inside are sent together when the first
-    result is fetched, with the transaction's BEGIN, and the server runs them one after the other (a
-    statement after a lock waits for it). One round trip instead of one each. A no-op elsewhere."""
-    if connection.vendor != "postgresql":
-        return contextlib.nullcontext()
-    connection.ensure_connection()
-    return connection.connection.pipeline()
 
 
 class Columns:
