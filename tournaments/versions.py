@@ -37,6 +37,8 @@ import uuid
 from django.core.cache import cache
 from django.db import transaction
 
+from tournaments import commit_cache
+
 logger = logging.getLogger(__name__)
 
 NAMES = "names"
@@ -67,12 +69,12 @@ def _token() -> str:
     return uuid.uuid4().hex[:16]
 
 
-def _unavailable(what: str) -> None:
+def _unavailable(what: str, exc: BaseException | None = None) -> None:
     now = time.monotonic()
     if now - _last_logged[0] >= _LOG_EVERY:
         _last_logged[0] = now
         logger.warning("version stamps: the cache is unavailable (%s); answers are built in full", what,
-                       exc_info=True)
+                       exc_info=exc or True)
 
 
 def _read(keys: tuple[str, ...], also: tuple[str, ...] = ()) -> dict | None:
@@ -171,15 +173,23 @@ def public_stamps(tournament_id: int, *keys: str) -> tuple[str | None, bool]:
     return ".".join(str(found[k]) for k in keys), True
 
 
-def tournament_fact(tournament_id: int, name: str, compute):
+def fact_keys(tournament_id: int, name: str) -> tuple[str, str]:
+    """The keys ``tournament_fact`` reads: the tournament's stamp and the fact kept under it."""
+    return tournament_key(tournament_id), f"v:fact:{name}:{tournament_id}"
+
+
+def tournament_fact(tournament_id: int, name: str, compute, found: dict | None = None):
     """A fact about a tournament (``compute()``, any picklable value), kept in the cache under its stamp.
 
     Believed while the tournament's stamp is the one it was read under (``public_stamps``' reasoning: the
     stamp is read, or made, before ``compute()`` runs). Whatever the fact depends on must therefore bump
-    ``tournament_changed`` when it is written. Without a cache, ``compute()`` every time.
+    ``tournament_changed`` when it is written. Without a cache, ``compute()`` every time. ``found``: what
+    the cache held under ``fact_keys`` when the caller read them (``commit_cache``); a missing stamp is
+    then made as without it.
     """
-    tkey, fkey = tournament_key(tournament_id), f"v:fact:{name}:{tournament_id}"
-    found = _read((tkey,), (fkey,))
+    tkey, fkey = fact_keys(tournament_id, name)
+    if found is None or tkey not in found:
+        found = _read((tkey,), (fkey,))
     if found is None:
         return compute()
     current, kept = found[tkey], found.get(fkey)
@@ -234,7 +244,19 @@ def bump(*keys: str, at_commit: bool = False) -> None:
     connection = transaction.get_connection()
     if connection.in_atomic_block and not (at_commit and len(connection.atomic_blocks) == 1):
         bump_now(*keys)
-    transaction.on_commit(lambda: bump_now(*keys))
+    token = _token()
+    commit_cache.at_commit([("set", key, token, None) for key in keys],
+                           lambda replies: _bumped(keys, replies))
+
+
+def _bumped(keys: tuple[str, ...], replies) -> None:
+    """After the commit's bump (``commit_cache``): a failure is handled as ``bump_now`` handles it."""
+    if isinstance(replies, Exception):
+        _unavailable("write", replies)
+        try:  # a key that cannot be replaced must at least not stay: a missing key is a fresh stamp
+            cache.delete_many(keys)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def match_changed(match_id: int, tournament_id: int | None, *, at_commit: bool = False) -> None:

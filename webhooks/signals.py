@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from tournaments import versions
+from tournaments import commit_cache, versions
 from tournaments.models import Hand, Round, StandingsSnapshot
 
 from .models import Endpoint
@@ -26,28 +26,35 @@ from .models import Endpoint
 logger = logging.getLogger(__name__)
 
 
-def listened(tournament_id: int) -> bool:
-    """Tell whether the tournament has an active endpoint (kept with its version stamp; one query a stamp)."""
+def listened(tournament_id: int, found: dict | None = None) -> bool:
+    """Tell whether the tournament has an active endpoint (kept with its version stamp; one query a stamp).
+
+    ``found``: what the cache held under the fact's keys (``versions.fact_keys``), read by the caller.
+    """
     return versions.tournament_fact(
         tournament_id, "webhooks",
-        lambda: Endpoint.objects.filter(tournament_id=tournament_id, active=True).exists())
+        lambda: Endpoint.objects.filter(tournament_id=tournament_id, active=True).exists(), found)
 
 
 def emit(event: str, tournament_id: int | None = None, **ids) -> None:
     """Queue ``webhooks.event_task(event, ids)`` once the current transaction commits (not for a tournament
-    known to have no active endpoint)."""
+    known to have no active endpoint; the fact is read with the commit's other cache work)."""
 
-    def enqueue():
+    def enqueue(found: dict | None = None):
         from .tasks import event_task
 
         try:
-            if tournament_id is not None and not listened(tournament_id):
+            if tournament_id is not None and not listened(tournament_id, found):
                 return
             event_task.apply_async((event, ids))
         except Exception:  # a webhook must never turn a stored result into an error
             logger.exception("webhook event %s %s not queued", event, ids)
 
-    transaction.on_commit(enqueue)
+    if tournament_id is None:
+        transaction.on_commit(enqueue)
+        return
+    commit_cache.at_commit([("get_many", list(versions.fact_keys(tournament_id, "webhooks")))],
+                           lambda replies: enqueue(None if isinstance(replies, Exception) else replies[0]))
 
 
 def _hand_tournament_id(hand) -> int | None:

@@ -223,14 +223,19 @@ def test_a_hand_in_its_own_transaction_bumps_its_stamps_once_at_the_commit(match
     from tournaments import versions
 
     bumped = []
-    real = versions.bump_now
+    now, at_commit = versions.bump_now, versions._bumped  # the bump made at once, the one made at the commit
 
-    def record(*keys):
+    def record_now(*keys):
         bumped.append((keys, transaction.get_connection().in_atomic_block))
-        real(*keys)
+        now(*keys)
+
+    def record_at_commit(keys, replies):
+        bumped.append((keys, transaction.get_connection().in_atomic_block))
+        at_commit(keys, replies)
 
     hand_enter(match=match, data=summary("N"))  # the first: the match starts (its round's stamps too)
-    monkeypatch.setattr(versions, "bump_now", record)
+    monkeypatch.setattr(versions, "bump_now", record_now)
+    monkeypatch.setattr(versions, "_bumped", record_at_commit)
     before = versions.stamps(versions.match_key(match.pk))
     hand_enter(match=match, data=summary("E"))
     mine = [inside for keys, inside in bumped if versions.match_key(match.pk) in keys]

@@ -48,6 +48,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from tournaments import commit_cache
 from tournaments.live import publish_match_changed, publish_standings_changed
 from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
@@ -80,12 +81,20 @@ def pending_key(tournament_id: int) -> str:
     return f"standings:pending:{tournament_id}"
 
 
-def standings_recompute_schedule(tournament_id: int) -> bool:
-    """Queue one coalesced recompute of a tournament's standings; False when one is already queued."""
+def standings_recompute_schedule(tournament_id: int, added: bool | Exception | None = None) -> bool:
+    """Queue one coalesced recompute of a tournament's standings; False when one is already queued.
+
+    ``added``: the reply of the flag's ``add`` when the caller made it (``commit_cache``), or the
+    exception that stopped it.
+    """
     from tournaments.tasks import standings_recompute_task
 
     try:
-        first = cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS + PENDING_TIMEOUT)
+        if added is None:
+            added = cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS + PENDING_TIMEOUT)
+        elif isinstance(added, Exception):
+            raise added
+        first = added
     except Exception:  # the cache is down: recompute anyway rather than lose the result
         logger.exception("standings coalescing flag unavailable for tournament %s", tournament_id)
         first = True
@@ -97,7 +106,11 @@ def standings_recompute_schedule(tournament_id: int) -> bool:
 def match_result_changed(*, match: Match) -> None:
     """Queue the coalesced standings recompute on commit and advance a finished knockout match's winner."""
     tournament = match.round.tournament
-    transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
+    # The flag is set with the commit's other cache work, in one round trip (``commit_cache``).
+    commit_cache.at_commit(
+        [("add", pending_key(tournament.pk), 1, COALESCE_SECONDS + PENDING_TIMEOUT)],
+        lambda replies: standings_recompute_schedule(
+            tournament.pk, added=replies if isinstance(replies, Exception) else replies[0]))
     publish_match_changed(match.pk, tournament.pk)
     if (tournament.format == Tournament.Format.KNOCKOUT and match.status == Match.Status.FINISHED
             and match.winner in (Match.Winner.NS, Match.Winner.EW)):
