@@ -38,18 +38,19 @@ def qn(name: str) -> str:
 def cursor():
     """A Django cursor (wrapped as ``connection.cursor()`` wraps, so it is logged and counted the same)
     that binds parameters on the server on PostgreSQL; ``connection.cursor()`` elsewhere."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
+    conn = connections[DEFAULT_DB_ALIAS]  # once: every attribute of the ``connection`` proxy is a lookup
+    if conn.vendor != "postgresql":
+        return conn.cursor()
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw = ServerBindingCursor(connection.connection)
-    if connection.timezone != connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
-        register_tzloader(connection.timezone, raw)  # as the backend's create_cursor() does
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+    conn.ensure_connection()
+    conn.validate_thread_sharing()
+    raw = ServerBindingCursor(conn.connection)
+    if conn.timezone != conn.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+        register_tzloader(conn.timezone, raw)  # as the backend's create_cursor() does
+    return conn.make_debug_cursor(raw) if conn.queries_logged else conn.make_cursor(raw)
 
 
 class Columns:
@@ -158,10 +159,10 @@ def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
     database has no data-modifying WITH (SQLite): the caller then saves the hand the ORM's way and
     makes the updates. A unique constraint's refusal raises ``IntegrityError``, as ``save()`` does.
     """
-    if connection.vendor != "postgresql":
+    conn = connections[DEFAULT_DB_ALIAS]  # once: every attribute of the ``connection`` proxy is a lookup
+    if conn.vendor != "postgresql":
         return False
     sql, fields, update_fields = _insert_sql(tuple((type(instance), names) for instance, names in updates))
-    conn = connections[DEFAULT_DB_ALIAS]  # once: every attribute of the ``connection`` proxy is a lookup
     params = [f.get_db_prep_save(f.pre_save(hand, True), conn) for f in fields]
     for (instance, _), fields_of in zip(updates, update_fields, strict=True):
         params += _update_params(instance, fields_of, conn)
@@ -169,5 +170,5 @@ def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
         c.execute(sql, [*params, timezone.now(), reason, history_user_id])
         hand.pk = c.fetchone()[0]
     hand._state.adding = False
-    hand._state.db = connection.alias
+    hand._state.db = conn.alias
     return True
