@@ -1,8 +1,11 @@
 """Enter, correct and delete hands: the engine computes, the services store.
 
-Each service locks the match row, so the writes of one match are serialised; it folds the whole
-game through the rules engine (a pure function of the game's settings and its hands), stores what
-comes back, and refuses what the engine refuses with its codes.
+Each service locks the match row, so the writes of one match are serialised; it runs the game
+through the rules engine (a pure function of the game's settings and its hands), stores what comes
+back, and refuses what the engine refuses with its codes. A correction or a deletion folds the whole
+game again. A new hand is scored from the engine's state after the hands before it, which the game
+keeps (``Game.engine_state``): the same result as folding the whole game (tested), without reading
+its hands. A game that keeps no state for its hands (a row from before it was kept) is folded whole.
 """
 
 import functools
