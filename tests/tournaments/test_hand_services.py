@@ -1,5 +1,7 @@
 """The hand services: the engine computes, the services store, refusals keep their codes."""
 
+import os
+
 import pytest
 import scoring
 
@@ -249,7 +251,67 @@ def test_the_hand_posts_statements_stay_within_psycopgs_statement_cache():
     from tournaments.services import games, hands, rows
 
     insert = rows._insert_sql(((Game, hands.GAME_RESULT_FIELDS), (Match, games.MATCH_RESULT_FIELDS)))[0]
-    statements = [insert, hands._games_sql("postgresql"), games._lock_sql("postgresql", True),
-                  games._lock_sql("postgresql", False), _tokens_sql()]
+    statements = [insert, games._games_sql("postgresql"), games._lock_sql("postgresql", True, True),
+                  games._lock_sql("postgresql", False, True), games._lock_sql("postgresql", True), _tokens_sql()]
     for sql in statements:  # a statement's parameters are its %s
         assert len(sql) <= MAX_CACHED_STATEMENT_LENGTH and sql.count("%s") <= MAX_CACHED_STATEMENT_PARAMS, sql
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                    reason="needs PostgreSQL (DATABASE_URL): two transactions waiting on the same row lock")
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_that_waited_for_the_lock_sees_the_hand_committed_meanwhile(monkeypatch):
+    """The lock's statement reads the match's games too, from the snapshot it started with; a hand that
+    waited for another one's lock must read them again after it, or it would not see that hand."""
+    import threading
+
+    from django.db import connection, connections
+
+    from tournaments.services import games as games_service
+    from tournaments.services import hands as hands_service
+
+    match = MatchFactory(round__tournament=TournamentFactory(variant="belgian-manille", best_of=3))
+    first_stored, go = threading.Event(), threading.Event()
+    saved, read_again = hands_service.match_result_saved, []
+
+    def pause_the_first(m, moved):  # inside the first hand's transaction, after its write
+        if threading.current_thread().name == "first":
+            first_stored.set()
+            assert go.wait(10)
+        saved(m, moved)
+
+    def match_games(m):
+        read_again.append(threading.current_thread().name)
+        return games_service.match_games(m)
+
+    monkeypatch.setattr(hands_service, "match_result_saved", pause_the_first)
+    monkeypatch.setattr(hands_service, "match_games", match_games)
+    results = {}
+
+    def enter(name, data):
+        try:
+            results[name] = hand_enter(match_id=match.pk, data=data)[0]
+        except Exception as exc:  # noqa: BLE001 - the assertion below shows it
+            results[name] = exc
+        finally:
+            connections.close_all()
+
+    first = threading.Thread(target=enter, args=("first", summary("N", 37)), name="first")
+    second = threading.Thread(target=enter, args=("second", summary("E", 50, tricks=(6, 2))), name="second")
+    first.start()
+    assert first_stored.wait(10)
+    second.start()
+    with connection.cursor() as c:  # the second hand waits for the first one's lock
+        for _ in range(200):
+            c.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = "
+                      "current_database()")
+            if c.fetchone()[0]:
+                break
+            threading.Event().wait(0.05)
+    go.set()
+    first.join(10)
+    second.join(10)
+    assert [getattr(results[n], "number", results[n]) for n in ("first", "second")] == [1, 2]
+    assert read_again == ["second"]  # the games of its snapshot were not believed
+    assert list(Hand.objects.filter(game__match=match).order_by("number").values_list("dealer", flat=True)) == \
+        ["N", "E"]

@@ -7,7 +7,7 @@ from django.db import connection, transaction
 
 from tournaments import versions
 from tournaments.access import is_unscoped
-from tournaments.models import Game, Match, Round, Tournament
+from tournaments.models import Game, Hand, Match, Round, Tournament
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
 from tournaments.services.rows import Columns, cursor, qn, update
@@ -18,23 +18,73 @@ def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
 
 
 _MATCH, _ROUND, _TOURNAMENT = Columns(Match, "m"), Columns(Round, "r"), Columns(Tournament, "t")
+_GAME = Columns(Game, "g")
 
 
 @functools.cache
-def _lock_sql(vendor: str, with_viewer: bool) -> str:
-    """One statement: the match with its round and tournament, locked; with a viewer, their roles in the tournament."""
-    roles = ""
+def _lock_sql(vendor: str, with_viewer: bool, with_games: bool = False) -> str:
+    """One statement: the match with its round and tournament, locked; with a viewer, their roles in the tournament.
+
+    ``with_games`` (PostgreSQL): then whether the locked row is the version of the statement's snapshot,
+    and a row for each of the match's games, in order, with its last hand's number while it is played.
+    """
+    roles = games = joins = order = ""
     if with_viewer:
         for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
             meta = through._meta
             roles += (f", EXISTS (SELECT 1 FROM {qn(meta.db_table)} x WHERE x.{qn(meta.get_field('tournament').column)}"
                       f" = t.{qn(Tournament._meta.pk.column)} AND x.{qn(meta.get_field('user').column)} = %s)")
+    if with_games:
+        pk = qn(Match._meta.pk.column)
+        # A lock waited for returns the row's newest version, but the rest of the statement reads the
+        # snapshot taken when it started: its games are current only if the row's version is the snapshot's.
+        games = (f", m.xmin::text = (SELECT s.xmin::text FROM {qn(Match._meta.db_table)} s WHERE s.{pk} = m.{pk}), "
+                 f"{_GAME.select()}, {_played_sql()}")
+        joins = f" LEFT JOIN {qn(Game._meta.db_table)} g ON g.{qn('match_id')} = m.{pk}"
+        order = f" ORDER BY g.{qn('number')}"
     lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
-    return (f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}{roles} "
+    return (f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}{roles}{games} "
             f"FROM {qn(Match._meta.db_table)} m "
             f"JOIN {qn(Round._meta.db_table)} r ON r.{qn(Round._meta.pk.column)} = m.{qn('round_id')} "
-            f"JOIN {qn(Tournament._meta.db_table)} t ON t.{qn(Tournament._meta.pk.column)} = r.{qn('tournament_id')} "
-            f"WHERE m.{qn(Match._meta.pk.column)} = %s{lock}")
+            f"JOIN {qn(Tournament._meta.db_table)} t ON t.{qn(Tournament._meta.pk.column)} = r.{qn('tournament_id')}"
+            f"{joins} WHERE m.{qn(Match._meta.pk.column)} = %s{order}{lock}")
+
+
+def _played_sql() -> str:
+    """The number of the last hand of the game ``g`` while it is played (a parameter: the playing status)."""
+    return (f"CASE WHEN g.{qn('status')} = %s THEN (SELECT MAX(h.{qn('number')}) FROM {qn(Hand._meta.db_table)} h "
+            f"WHERE h.{qn('game_id')} = g.{qn('id')}) END")
+
+
+@functools.cache
+def _games_sql(vendor: str) -> str:
+    """The match's games in order, each with its last hand's number while it is played (``match_games``)."""
+    return (f"SELECT {_GAME.select()}, {_played_sql()} FROM {qn(Game._meta.db_table)} g "
+            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}")
+
+
+def match_games(match: Match) -> tuple[list[Game], int]:
+    """The match's games in order, and how many hands the last one has while it is played (else 0): one statement.
+
+    Hands are numbered from 1 without gaps (only a game's last hand can be deleted), so the last
+    number is their count.
+    """
+    with cursor() as c:
+        c.execute(_games_sql(connection.vendor), [Game.Status.PLAYING, match.pk])
+        return _games_of(c.fetchall(), 0, match)
+
+
+def _games_of(rows, start: int, match: Match) -> tuple[list[Game], int]:
+    """The games of ``rows`` (their columns from ``start``: ``_GAME``'s, then the last hand's number), of ``match``."""
+    games, played = [], 0
+    for row in rows:
+        game = _GAME.build(row, start)
+        if game is None:  # an outer join's row of a match without games
+            break
+        Game.match.field.set_cached_value(game, match)
+        games.append(game)
+        played = row[start + _GAME.width] or 0
+    return games, played
 
 
 def match_lock(match_id: int, viewer=None) -> Match:
@@ -46,7 +96,33 @@ def match_lock(match_id: int, viewer=None) -> Match:
     params = [match_id] if viewer is None else [getattr(viewer, "pk", None)] * 2 + [match_id]
     with cursor() as c:
         c.execute(_lock_sql(connection.vendor, viewer is not None), params)
-        row = c.fetchone()
+        return match_locked(c.fetchone(), match_id, viewer)
+
+
+def match_lock_with_games(match_id: int, viewer=None) -> tuple[Match, list | None, int]:
+    """``match_lock`` (it raises the same), and the match's games in order (``Game`` instances of the
+    match) with how many hands the last one has while it is played (else 0), read by the same
+    statement on PostgreSQL.
+
+    The games are None (read them after the lock) elsewhere, or when the lock waited for another
+    transaction that changed the match (every write of a game or a hand saves its match, under this
+    lock): the statement's games are then those of its snapshot, from before that change.
+    """
+    if connection.vendor != "postgresql":
+        return match_lock(match_id, viewer), None, 0
+    params = [] if viewer is None else [getattr(viewer, "pk", None)] * 2
+    with cursor() as c:
+        c.execute(_lock_sql(connection.vendor, viewer is not None, True), [*params, Game.Status.PLAYING, match_id])
+        rows = c.fetchall()
+    head = _MATCH.width + _ROUND.width + _TOURNAMENT.width + len(params)
+    match = match_locked(rows[0][:head] if rows else None, match_id, viewer)
+    if not rows[0][head]:
+        return match, None, 0
+    return match, *_games_of(rows, head + 1, match)
+
+
+def match_locked(row, match_id: int, viewer=None) -> Match:
+    """The match of a row of ``_lock_sql`` without its games (None: no such match), checked as ``match_lock`` says."""
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
     match, rnd, tournament = _MATCH.build(row), _ROUND.build(row, _MATCH.width), \

@@ -8,7 +8,6 @@ keeps (``Game.engine_state``): the same result as folding the whole game (tested
 its hands. A game that keeps no state for its hands (a row from before it was kept) is folded whole.
 """
 
-import functools
 from collections.abc import Callable, Mapping
 
 import scoring
@@ -21,7 +20,9 @@ from tournaments.services.games import (
     MATCH_RESULT_FIELDS,
     _game_start_locked,
     _violation,
+    match_games,
     match_lock,
+    match_lock_with_games,
     match_refresh_result,
     match_result_apply,
     match_result_saved,
@@ -36,7 +37,7 @@ from tournaments.services.hand_data import (
     state_after,
     stored_state,
 )
-from tournaments.services.rows import Columns, cursor, insert_with_history, qn, update
+from tournaments.services.rows import insert_with_history, update
 
 
 def _result_changed(match: Match) -> None:
@@ -117,35 +118,6 @@ def _insert_hand(hand: Hand, user, reason: str, game: Game, match: Match) -> Non
                        using=connection.alias)
     finally:
         del hand.skip_history_when_saving
-
-
-_GAME = Columns(Game, "g")
-
-
-@functools.cache
-def _games_sql(vendor: str) -> str:
-    """The match's games in order, each with its last hand's number while it is played (``_games``)."""
-    hands = qn(Hand._meta.db_table)
-    return (f"SELECT {_GAME.select()}, CASE WHEN g.{qn('status')} = %s THEN (SELECT MAX(h.{qn('number')}) "
-            f"FROM {hands} h WHERE h.{qn('game_id')} = g.{qn('id')}) END FROM {qn(Game._meta.db_table)} g "
-            f"WHERE g.{qn('match_id')} = %s ORDER BY g.{qn('number')}")
-
-
-def _games(match: Match) -> tuple[list[Game], int]:
-    """The match's games in order, and how many hands the last one has while it is played (else 0): one statement.
-
-    Hands are numbered from 1 without gaps (only a game's last hand can be deleted), so the last
-    number is their count.
-    """
-    games, played = [], 0
-    with cursor() as c:
-        c.execute(_games_sql(connection.vendor), [Game.Status.PLAYING, match.pk])
-        for row in c.fetchall():
-            game = _GAME.build(row)
-            Game.match.field.set_cached_value(game, match)
-            games.append(game)
-            played = row[_GAME.width] or 0
-    return games, played
 
 
 def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
@@ -237,11 +209,12 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
 
 @transaction.atomic
 def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize) -> tuple[Hand, bool]:
-    match = match_lock(pk, viewer)
+    match, games, played = match_lock_with_games(pk, viewer)
     if authorize is not None:
         authorize(match)
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
-    games, played = _games(match)
+    if games is None:  # not read with the lock (SQLite), or changed while it waited: read now
+        games, played = match_games(match)
     last = games[-1] if games else None
     if number is None and game_number is None:
         _refuse_repeated_deciding_hand(games, played, entered)
