@@ -19,6 +19,7 @@ from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
 )
+from .common import validated
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
@@ -81,13 +82,14 @@ class StandingsView(TournamentChildMixin, APIView):
     """The tournament's standings, as last computed."""
 
     query_serializer = LimitSerializer  # limit and offset are validated: their 400 is documented
+    # Made once (``validated``): a new one per request deep-copied its fields, a tenth of a 304's time.
+    query = LimitSerializer()
 
     @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
                    responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
-        query = self.query_serializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        limit, offset = query.validated_data.get("limit"), query.validated_data.get("offset", 0)
+        query = validated(self.query, request.query_params)
+        limit, offset = query.get("limit"), query.get("offset", 0)
 
         def keys(pk):
             return versions.standings_key(pk), versions.tournament_key(pk), versions.NAMES_KEY
