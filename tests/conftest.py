@@ -23,11 +23,11 @@ def _eager_celery(request):
 
 
 @pytest.fixture(autouse=True)
-def _forget_match_tournaments():
-    """Each test starts without the process's memory of matches' tournaments (ids come again after a rollback)."""
+def _forget_kept_ids():
+    """Each test starts without the process's memory of matches' and slugs' tournaments (ids come again after a rollback)."""
     yield
     import sys
 
     versions = sys.modules.get("tournaments.versions")  # loaded only by tests that use Django
     if versions is not None:
-        versions.forget_matches()
+        versions.forget()

@@ -112,14 +112,60 @@ def stamps(*keys: str) -> str | None:
 # included) replaces its stamp, at the write and on commit, so a fact read before a commit is never
 # believed after it (the reasoning of ``bump``). A match's tournament never changes: it is kept in
 # process memory.
+#
+# Which tournament a page's slug names is kept too, in process memory and in the cache for the other
+# processes (``slug_tournament_id``). It may be out of date (a slug moved to another tournament): a
+# visitor's 304 compares the ETag with the stamps of the tournament it names, and the move replaced that
+# tournament's stamp, so an out-of-date slug costs a page built, never a wrong 304.
 
 _MATCH_TOURNAMENTS: dict[int, int] = {}
 _MATCH_TOURNAMENTS_MAX = 50_000
+_SLUGS: dict[str, int] = {}
+_SLUGS_MAX = 10_000
+SLUG_TIMEOUT = 24 * 3600
 
 
-def forget_matches() -> None:
-    """Empty the process's memory of matches' tournaments (the tests: a rolled-back SQLite id comes again)."""
+def forget() -> None:
+    """Empty the process's memory of matches' tournaments and slugs (the tests: a rolled-back SQLite id comes again)."""
     _MATCH_TOURNAMENTS.clear()
+    _SLUGS.clear()
+
+
+def _slug_key(slug: str) -> str:
+    return f"v:slug:{slug}"
+
+
+def _keep_slug(slug: str, tournament_id: int) -> None:
+    if len(_SLUGS) >= _SLUGS_MAX:
+        _SLUGS.clear()
+    _SLUGS[slug] = tournament_id
+
+
+def slug_tournament_id(slug: str) -> int | None:
+    """The tournament a slug named when a page of it was last built here or, failing that, in any process (None:
+    not known, or no cache). Not a lookup: only for a 304's stamps (see above)."""
+    tournament_id = _SLUGS.get(slug)
+    if tournament_id is None:
+        try:
+            tournament_id = cache.get(_slug_key(slug))
+        except Exception:  # noqa: BLE001
+            return None
+        if not isinstance(tournament_id, int):
+            return None
+        _keep_slug(slug, tournament_id)
+    return tournament_id
+
+
+def remember_slug(slug: str, tournament_id: int) -> None:
+    """Keep which tournament ``slug`` names (a page of it was just built) for the 304s of this process and the others."""
+    if _SLUGS.get(slug) == tournament_id:
+        return
+    _keep_slug(slug, tournament_id)
+    try:
+        if cache.get(_slug_key(slug)) != tournament_id:
+            cache.set(_slug_key(slug), tournament_id, timeout=SLUG_TIMEOUT)
+    except Exception:  # noqa: BLE001 - not kept there: another process builds its first page
+        pass
 
 
 def public_key(tournament_id: int) -> str:

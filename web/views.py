@@ -1,6 +1,5 @@
 """The public site: one view a page, each reading through ``web.pages`` (and so the selectors of ``tournaments``)."""
 
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpResponseNotModified
@@ -29,7 +28,7 @@ def _live_page(request, template, ctx, keys=(), fill=None):
         # The header (status, round, settings) is the tournament's: its stamp, among ``keys``, covers it.
         etag = _page_tag(request, f"v{stamp}")
         if not request.user.is_authenticated:
-            _remember_slug(t)
+            versions.remember_slug(t.slug, t.pk)
         # Exactly this tag (not *): the page behind it may not exist, which only building it tells.
         if etag in parse_etags(request.headers.get("If-None-Match", "")):
             return _live_headers(HttpResponseNotModified(), etag)
@@ -57,34 +56,19 @@ def _page_tag(request, version: str, header=()) -> str:
     return regions.etag_of(page, request.LANGUAGE_CODE)
 
 
-def _slug_key(slug: str) -> str:
-    return f"v:slug:{slug}"
-
-
-def _remember_slug(tournament) -> None:
-    """Keep which tournament a slug names, for a visitor's next 304 (``_visitor_not_modified``)."""
-    try:
-        if cache.get(_slug_key(tournament.slug)) != tournament.pk:
-            cache.set(_slug_key(tournament.slug), tournament.pk, timeout=24 * 3600)
-    except Exception:  # noqa: BLE001 - not kept: the next request reads the tournament
-        pass
-
-
 def _visitor_not_modified(request, slug: str, keys_of):
     """A visitor's conditional request for a live page answered 304 from the cache alone, or None.
 
-    The slug's tournament was kept by an earlier page; it need not still be right: the ETag holds the
-    tournament's stamp (``keys_of(id)`` includes it), which any change of the tournament replaces, so a
-    slug moved to another tournament, or a tournament made private, never matches an ETag sent before.
-    Whether the tournament is public comes with the stamps (``versions.public_stamps``).
+    The slug's tournament was kept by an earlier page (``versions.slug_tournament_id``, in process memory
+    after the first); it need not still be right: the ETag holds the tournament's stamp (``keys_of(id)``
+    includes it), which any change of the tournament replaces, so a slug moved to another tournament, or a
+    tournament made private, never matches an ETag sent before. Whether the tournament is public comes
+    with the stamps (``versions.public_stamps``): one cache round trip in all.
     """
     if "If-None-Match" not in request.headers or request.user.is_authenticated:
         return None
-    try:
-        tournament_id = cache.get(_slug_key(slug))
-    except Exception:  # noqa: BLE001
-        return None
-    if not isinstance(tournament_id, int):
+    tournament_id = versions.slug_tournament_id(slug)
+    if tournament_id is None:
         return None
     stamp, public = versions.public_stamps(tournament_id, *keys_of(tournament_id))
     if stamp is None or not public:

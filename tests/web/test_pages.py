@@ -356,3 +356,54 @@ def test_a_visitor_loses_a_live_page_the_moment_its_tournament_is_unpublished_or
     tournament_update(tournament=tournament, user=staff, public=True, slug="nieuwe-naam")
     for path in paths:  # the old slug no longer names it, whatever the cache kept
         assert client.get(path, HTTP_IF_NONE_MATCH=etags[path]).status_code == 404, path
+
+
+def test_a_visitors_304_reads_the_slugs_tournament_from_memory_or_the_other_processes_cache(client, tournament,
+                                                                                           django_assert_num_queries):
+    """The slug's tournament is kept in this process after a page is built (no cache read for it), and in the cache
+    for a process that has not built the page (``versions.slug_tournament_id``)."""
+    from django.core.cache import cache
+
+    from tournaments import versions
+
+    path = url("standings", tournament)
+    etag = client.get(path)["ETag"]
+    client.get(path, HTTP_IF_NONE_MATCH=etag)  # the first 304 reads whether it is public, once
+    cache.delete(f"v:slug:{tournament.slug}")  # only this process's memory knows the slug now
+    with django_assert_num_queries(0):
+        assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    versions.forget()  # a process that knows the slug from nowhere reads the tournament, then keeps it
+    assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert cache.get(f"v:slug:{tournament.slug}") == tournament.pk
+    versions.forget()  # another process: the cache tells it
+    with django_assert_num_queries(0):
+        assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_a_slug_kept_in_memory_that_moved_to_another_tournament_never_answers_304(client, tournament, db):
+    """A process that still believes the slug names the old tournament builds the new one's page, then keeps the
+    new tournament; the old page's ETag never matches."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.services.tournaments import tournament_update
+
+    path = url("standings", tournament)
+    old = client.get(path)["ETag"]
+    assert client.get(path, HTTP_IF_NONE_MATCH=old).status_code == 304
+    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    slug = tournament.slug
+    tournament_update(tournament=tournament, user=staff, slug="oude-beker")
+    other = make_tournament(4, name="Nieuwe Beker", slug=slug, club_name="De Rode Kat")
+    standings_recompute(tournament=other)
+    assert versions_slug(slug) == tournament.pk  # memory still names the old tournament
+    response = client.get(path, HTTP_IF_NONE_MATCH=old)
+    assert response.status_code == 200 and "Nieuwe Beker" in text(response)
+    assert versions_slug(slug) == other.pk  # the page built keeps the new one
+    assert client.get(path, HTTP_IF_NONE_MATCH=old).status_code == 200
+    assert client.get(path, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+
+
+def versions_slug(slug):
+    from tournaments import versions
+
+    return versions._SLUGS.get(slug)
