@@ -157,7 +157,7 @@ def slug_tournament_id(slug: str) -> int | None:
 
 
 def remember_slug(slug: str, tournament_id: int) -> None:
-    """Keep which tournament ``slug`` names (a page of it was just built) for the 304s of this process and the others."""
+    """Keep which tournament ``slug`` names (a page of it was just built), for the 304s of this process and others."""
     if _SLUGS.get(slug) == tournament_id:
         return
     _keep_slug(slug, tournament_id)

@@ -95,16 +95,61 @@ def versioned(request, keys: tuple[str, ...], parts: tuple, build, stamp=_UNREAD
     return _answer(request, etag, *kept)
 
 
-def public_answer(request, tournament_id: int | None, keys, parts: tuple, build) -> HttpResponse:
+def _public_stamps(request, tournament_id: int, keys: tuple[str, ...]) -> tuple[str | None, bool]:
+    # A visitor's request reads them once: the early 304 check (VisitorNotModified) leaves them to the view.
+    kept = getattr(request, "_visitor_stamps", None)
+    if kept is not None and kept[0] == (tournament_id, keys):
+        return kept[1]
+    found = versions.public_stamps(tournament_id, *keys)
+    request._visitor_stamps = ((tournament_id, keys), found)
+    return found
+
+
+def public_answer(request, tournament_id: int | None, keys: tuple[str, ...], parts: tuple, build) -> HttpResponse:
     """``versioned`` for a visitor who is not signed in: a public tournament's answer, 404 for any other.
 
     Whether the tournament is public comes with the stamps (``versions.public_stamps``): a 304 costs
-    one cache round trip and no SQL. ``keys`` is a function of the tournament id.
+    one cache round trip and no SQL. ``keys`` must hold the tournament's own stamp.
     """
     if tournament_id is None:
         raise Http404
-    keys = keys(tournament_id)
-    stamp, public = versions.public_stamps(tournament_id, *keys)
+    stamp, public = _public_stamps(request, tournament_id, keys)
     if not public:
         raise Http404
     return versioned(request, keys, parts, build, stamp=stamp)
+
+
+_PLAIN_ACCEPT = frozenset({"", "*/*", "application/json"})
+
+
+class VisitorNotModified:
+    """A view mixin: a visitor's conditional GET that has not changed is answered 304 before DRF's request machinery.
+
+    DRF's authentication, content negotiation and permission checks were half the time of such a 304. A
+    request with no token, no signed-in session, no format suffix and an ``Accept`` any JSON answer meets
+    needs none of them: its ``public_answer`` is checked at once, and a 304 leaves with the headers DRF
+    gives it (``Allow``, ``Vary``). Any other request, and any answer but a 304, goes through DRF as before
+    (with the stamps already read). ``visitor_versions`` names the answer.
+    """
+
+    def visitor_versions(self, request, kwargs) -> tuple[int, tuple[str, ...], tuple] | None:
+        """The tournament id, the stamps' keys and the ETag's parts of the ``public_answer`` a visitor's GET
+        gets (None: no early check for it: another action, or not known without SQL)."""
+        return None
+
+    def dispatch(self, request, *args, **kwargs):
+        meta = request.META
+        if (request.method == "GET" and "HTTP_IF_NONE_MATCH" in meta and "HTTP_AUTHORIZATION" not in meta
+                and meta.get("HTTP_ACCEPT", "") in _PLAIN_ACCEPT and "format" not in kwargs
+                and not request.user.is_authenticated):
+            found = self.visitor_versions(request, kwargs)
+            if found is not None:
+                tournament_id, keys, parts = found
+                stamp, public = _public_stamps(request, tournament_id, keys)
+                if public and stamp is not None:
+                    etag = versions.etag(stamp, getattr(request, "LANGUAGE_CODE", ""), *parts)
+                    if not_modified(request, etag):
+                        self.args, self.kwargs, self.request = args, kwargs, request
+                        self.headers = self.default_response_headers
+                        return self.finalize_response(request, _answer(request, etag, None, None))
+        return super().dispatch(request, *args, **kwargs)

@@ -22,7 +22,7 @@ from ..serializers.matches import (
     HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
 )
 from .common import plain, validated
-from .conditional import public_answer, versioned
+from .conditional import VisitorNotModified, public_answer, versioned
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -35,6 +35,10 @@ KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
 # A hand's body is validated by one serializer made once (``validated``): a new one deep-copies its
 # declared fields, the nested play's among them, which cost more than the validation.
 HAND_BODY = HandEnterSerializer()
+
+
+def _scoreboard_keys(match_id: int, tournament_id: int) -> tuple[str, ...]:
+    return versions.match_key(match_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
 
 
 class ResultsMixin:
@@ -50,7 +54,7 @@ class ResultsMixin:
 @extend_schema_view(
     list=extend_schema(summary="List matches (filter by tournament, round number, team, status)"),
 )
-class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = MatchListSerializer
     filterset_class = MatchFilter
     ordering_fields = ["table", "id"]
@@ -65,6 +69,15 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
     def tournament_id_of(self, match) -> int:
         return match.round.tournament_id
 
+    def visitor_versions(self, request, kwargs):
+        """``VisitorNotModified``'s: the scoreboard's."""
+        if self.action_map.get("get") != "retrieve":
+            return None
+        pk = kwargs["pk"]
+        tournament_id = versions.match_tournament_id(int(pk))
+        return None if tournament_id is None else (tournament_id, _scoreboard_keys(int(pk), tournament_id),
+                                                   ("scoreboard", pk))
+
     @extend_schema(
         summary="The match scoreboard",
         description="Teams, status, games won, and per game every hand with its result and running totals, "
@@ -73,19 +86,18 @@ class MatchViewSet(ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet)
         responses={200: ScoreboardSerializer, 304: OpenApiResponse(description="Not modified since the ETag.")},
     )
     def retrieve(self, request, pk=None):
-        def keys(tournament_id):
-            return versions.match_key(int(pk)), versions.tournament_key(tournament_id), versions.NAMES_KEY
-
         def build():
             return match_scoreboard(match_id=int(pk))
 
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
-            return public_answer(request, versions.match_tournament_id(int(pk)), keys, ("scoreboard", pk), build)
+            tournament_id = versions.match_tournament_id(int(pk))
+            keys = None if tournament_id is None else _scoreboard_keys(int(pk), tournament_id)
+            return public_answer(request, tournament_id, keys, ("scoreboard", pk), build)
         tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
         tournament_id = tournament_id.first()
         if tournament_id is None:
             raise Http404
-        return versioned(request, keys(tournament_id), ("scoreboard", pk), build)
+        return versioned(request, _scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,

@@ -20,6 +20,7 @@ from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
 )
 from .common import validated
+from .conditional import VisitorNotModified
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
@@ -42,7 +43,8 @@ def _round_keys(tournament_id: int) -> tuple[str, ...]:
     list=extend_schema(summary="The rounds with their matches", parameters=[TOURNAMENT_ID]),
     retrieve=extend_schema(summary="A round with its matches", parameters=[TOURNAMENT_ID, ROUND_NUMBER]),
 )
-class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                   viewsets.GenericViewSet):
     serializer_class = RoundSerializer
     permission_classes = [TournamentOrganizerWrite]
     lookup_field = "number"
@@ -56,13 +58,16 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         matches = Prefetch("matches", queryset=Match.objects.select_related("ns__club", "ew__club").order_by("table"))
         return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
 
+    def answer_versions(self, request, kwargs, pk):
+        if "number" in kwargs:
+            return _round_keys(pk), ("round", pk, kwargs["number"])
+        return _round_keys(pk), ("rounds", pk, request.build_absolute_uri())
+
     def list(self, request, tournament_id=None):
-        return self.conditional(_round_keys, lambda pk: ("rounds", pk, request.build_absolute_uri()),
-                                lambda: super(RoundViewSet, self).list(request, tournament_id=tournament_id).data)
+        return self.conditional(lambda: super(RoundViewSet, self).list(request, tournament_id=tournament_id).data)
 
     def retrieve(self, request, tournament_id=None, number=None):
-        return self.conditional(_round_keys, lambda pk: ("round", pk, number),
-                                lambda: super(RoundViewSet, self).retrieve(request, tournament_id=tournament_id,
+        return self.conditional(lambda: super(RoundViewSet, self).retrieve(request, tournament_id=tournament_id,
                                                                            number=number).data)
 
     @extend_schema(summary="Pair the next round (in a worker)", parameters=[TOURNAMENT_ID],
@@ -78,21 +83,34 @@ class RoundViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
                         headers={"Location": url})
 
 
-class StandingsView(TournamentChildMixin, APIView):
+class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
     """The tournament's standings, as last computed."""
 
     query_serializer = LimitSerializer  # limit and offset are validated: their 400 is documented
     # Made once (``validated``): a new one per request deep-copied its fields, a tenth of a 304's time.
     query = LimitSerializer()
 
+    def _window(self, request) -> tuple[int | None, int]:
+        """The rows asked for: the limit (None: all) and the offset, validated once a request."""
+        if not request.GET:
+            return None, 0
+        if not hasattr(self, "window"):
+            query = validated(self.query, request.GET)
+            self.window = query.get("limit"), query.get("offset", 0)
+        return self.window
+
+    def answer_versions(self, request, kwargs, pk):
+        keys = versions.standings_key(pk), versions.tournament_key(pk), versions.NAMES_KEY
+        return keys, ("standings", pk, *self._window(request))
+
+    def visitor_versions(self, request, kwargs):
+        # A limit or an offset is validated by DRF's path first (its 400 is DRF's).
+        return None if request.GET else super().visitor_versions(request, kwargs)
+
     @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
                    responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
-        query = validated(self.query, request.query_params)
-        limit, offset = query.get("limit"), query.get("offset", 0)
-
-        def keys(pk):
-            return versions.standings_key(pk), versions.tournament_key(pk), versions.NAMES_KEY
+        limit, offset = self._window(request)
 
         def build():
             data = standings_for(self.get_tournament())
@@ -100,7 +118,7 @@ class StandingsView(TournamentChildMixin, APIView):
                 data["rows"] = data["rows"][offset:None if limit is None else offset + limit]
             return StandingsSerializer(data).data
 
-        return self.conditional(keys, lambda pk: ("standings", pk, limit, offset), build)
+        return self.conditional(build)
 
 
 class TaskView(APIView):

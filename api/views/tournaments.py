@@ -77,15 +77,25 @@ class TournamentChildMixin:
                                                  **tournament_lookup(self.kwargs["tournament_id"]))
         return self._tournament
 
-    def conditional(self, keys, parts, build):
-        """``versioned`` for this tournament's answer: ``keys(id)``, ``parts(id)`` and ``build()`` (which may call
-        ``get_tournament``). A visitor who is not signed in, naming the tournament by its number, is answered from
-        the stamps with no SQL for a 304 (``public_answer``)."""
+    def answer_versions(self, request, kwargs, pk: int) -> tuple[tuple[str, ...], tuple]:
+        """The stamps' keys and the ETag's parts of this view's conditional GET of tournament ``pk``."""
+        raise NotImplementedError
+
+    def visitor_versions(self, request, kwargs):
+        """``VisitorNotModified``'s: for the tournament named by its number."""
+        value = str(kwargs["tournament_id"])
+        return (int(value), *self.answer_versions(request, kwargs, int(value))) if value.isdigit() else None
+
+    def conditional(self, build):
+        """``versioned`` for this tournament's answer (``answer_versions``), ``build()`` making its data (it may
+        call ``get_tournament``). A visitor who is not signed in, naming the tournament by its number, is answered
+        from the stamps with no SQL for a 304 (``public_answer``)."""
         value = str(self.kwargs["tournament_id"])
         if not self.request.user.is_authenticated and value.isdigit():
-            return public_answer(self.request, int(value), keys, parts(int(value)), build)
-        tournament = self.get_tournament()
-        return versioned(self.request, keys(tournament.pk), parts(tournament.pk), build)
+            return public_answer(self.request, int(value), *self.answer_versions(self.request, self.kwargs,
+                                                                                 int(value)), build)
+        pk = self.get_tournament().pk
+        return versioned(self.request, *self.answer_versions(self.request, self.kwargs, pk), build)
 
 
 @extend_schema_view(
