@@ -264,12 +264,17 @@ def bump_now(*keys: str) -> None:
     try:
         token = _token()
         cache.set_many({k: token for k in keys}, timeout=None)
+    except Exception as exc:  # noqa: BLE001
+        _not_replaced(keys, exc)
+
+
+def _not_replaced(keys, exc: BaseException) -> None:
+    """Stamps that could not be replaced (logged) are deleted if the cache lets us: a missing key is a fresh stamp."""
+    _unavailable("write", exc)
+    try:
+        cache.delete_many(keys)
     except Exception:  # noqa: BLE001
-        _unavailable("write")
-        try:  # a key that cannot be replaced must at least not stay: a missing key is a fresh stamp
-            cache.delete_many(keys)
-        except Exception:  # noqa: BLE001
-            pass
+        pass
 
 
 def bump(*keys: str, at_commit: bool = False) -> None:
@@ -298,11 +303,7 @@ def bump(*keys: str, at_commit: bool = False) -> None:
 def _bumped(keys: tuple[str, ...], replies) -> None:
     """After the commit's bump (``commit_cache``): a failure is handled as ``bump_now`` handles it."""
     if isinstance(replies, Exception):
-        _unavailable("write", replies)
-        try:  # a key that cannot be replaced must at least not stay: a missing key is a fresh stamp
-            cache.delete_many(keys)
-        except Exception:  # noqa: BLE001
-            pass
+        _not_replaced(keys, replies)
 
 
 def match_changed(match_id: int, tournament_id: int | None, *, at_commit: bool = False) -> None:

@@ -54,11 +54,10 @@ def _fold(game: Game, inputs: list[scoring.Hand]) -> scoring.GameResult:
 def _fold_next(game: Game, played: int, entered: scoring.Hand) -> scoring.GameResult:
     """Score the hand that follows the game's ``played`` hands: from the engine's state the game keeps
     after them, or, when it keeps none for them, by folding them all (one query more)."""
-    settings = game_settings(game)
     state = state_after(game, played) if played else None
     if played and state is None:
-        return scoring.fold_game(settings, [*engine_hands(list(game.hands.order_by("number"))), entered])
-    return scoring.fold_game(settings, [entered], state=state, start=played)
+        return _fold(game, [*engine_hands(list(game.hands.order_by("number"))), entered])
+    return scoring.fold_game(game_settings(game), [entered], state=state, start=played)
 
 
 #: The fields ``_game_apply`` sets.

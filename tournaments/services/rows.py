@@ -21,7 +21,6 @@ the rest of the project keeps Django's client-side binding (never prepared).
 
 import contextlib
 import functools
-from types import SimpleNamespace
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import AutoField, Model
@@ -88,15 +87,11 @@ def _wrapped(conn, raw):
 
 
 class Columns:
-    """A model's concrete columns under a table alias: the SELECT list and the instance of a row.
+    """A model's concrete columns under a table alias: the SELECT list and the instance of a row."""
 
-    ``only``: the attribute names to read (the primary key first); the others are deferred, as
-    with ``QuerySet.only()``.
-    """
-
-    def __init__(self, model: type[Model], alias: str, only: tuple[str, ...] | None = None):
+    def __init__(self, model: type[Model], alias: str):
         self.model, self.alias = model, alias
-        self.fields = [model._meta.get_field(n) for n in only] if only else list(model._meta.concrete_fields)
+        self.fields = list(model._meta.concrete_fields)
         self.attnames = [f.attname for f in self.fields]
         self.width = len(self.fields)
         self._converters: dict[str, list] = {}
@@ -134,11 +129,6 @@ class Columns:
         """The model instance of the columns starting at ``row[start]`` (``Model.from_db``), or None."""
         values = self.values(row, start)
         return None if values is None else self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
-
-    def plain(self, row, start: int = 0) -> SimpleNamespace | None:
-        """The same values as plain attributes, without a model instance (for rows only read), or None."""
-        values = self.values(row, start)
-        return None if values is None else SimpleNamespace(**dict(zip(self.attnames, values, strict=True)))
 
 
 @functools.cache
