@@ -123,6 +123,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with a health check that asks the socket, not the server (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     # The hand POST's statements bind their parameters on the server (tournaments/services/rows.py):
     # psycopg prepares each after a connection ran it five times. Django's own statements bind on the
     # client and are never prepared. 0 turns preparing off (a pooler that cannot keep prepared statements).

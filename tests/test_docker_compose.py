@@ -210,7 +210,7 @@ def test_settings_accept_the_compose_environment(services):
     settings = json.loads(out.stdout.strip().splitlines()[-1])
     assert settings["debug"] is False
     assert settings["host"] == "db"
-    assert settings["engine"] == "django.db.backends.postgresql"
+    assert settings["engine"] == "config.postgresql"  # Django's PostgreSQL backend, its health check asking the socket
     assert settings["broker"] == "redis://redis:6379/0"
     assert settings["eager"] is False
     assert "127.0.0.1" in settings["hosts"]
