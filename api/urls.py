@@ -27,16 +27,22 @@ router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/webhooks", EndpointViewSet, basename="webhook")
 
+# Django tries the patterns in order, half a microsecond each (45 came before the hand POST's): the
+# busiest paths go first, the hand POST and the scoreboard, then the standings. No two patterns here
+# match the same path, so the order changes nothing else; the catch-all stays last.
+_busiest = [p for p in router.urls if str(p.pattern).startswith(("^matches", "^hands"))]
+
 urlpatterns = [
+    *_busiest,
+    re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/standings/$", StandingsView.as_view(),
+            name="standings"),
     path("auth/token/", TokenView.as_view(), name="token"),
     path("auth/me/", MeView.as_view(), name="me"),
     path("auth/logout/", LogoutView.as_view(), name="logout"),
     path("auth/tokens/", TokenListView.as_view(), name="tokens"),
     re_path(r"^auth/tokens/(?P<token_id>[0-9a-zA-Z_-]{1,40})/$", TokenDetailView.as_view(), name="token-detail"),
-    re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/standings/$", StandingsView.as_view(),
-            name="standings"),
     path("tasks/<uuid:task_id>/", TaskView.as_view(), name="task-detail"),
-    *router.urls,
+    *(p for p in router.urls if p not in _busiest),
     # Anything else under /api/v1/ is a 404 in the API's error shape, not Django's HTML page.
     re_path(r"^[\s\S]*$", NotFoundView.as_view(), name="not-found"),
 ]
