@@ -4,10 +4,10 @@ The counters live in the cache (Redis in production). PostgreSQL, not the cache,
 truth: when the cache cannot be reached the throttles *fail open* (the request is allowed and the
 outage is logged, at most once a minute per process), so a Redis outage never refuses a result.
 
-Each throttle is a counter (``CountingMixin``): one increment a request. DRF's own throttles keep
-the list of the request times under the key, and read and write that whole list (up to the rate's
-number of pickled times) on every request: at 600 writes a minute, the most expensive part of a
-hand POST after the database.
+Each throttle is a counter (``CountingMixin``): one increment a request, one script call on Redis.
+DRF's own throttles keep the list of the request times under the key, and read and write that whole
+list (up to the rate's number of pickled times) on every request: at 600 writes a minute, the most
+expensive part of a hand POST after the database.
 """
 
 import logging
@@ -40,6 +40,28 @@ class FailOpenMixin:
             return True
 
 
+# One script call counts the request and opens the window when it is the first (or when a key was left
+# without an expiry): django-redis's incr() sends its own script's text every time, and a request that
+# opens the window takes two more round trips (incr refused, then add).
+_COUNT_SCRIPT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+_count_script = []
+
+
+def _redis_count(cache, key: str, duration: float) -> int | None:
+    """The request's number in its window, counted in Redis by one script call; None without django-redis."""
+    client = getattr(cache, "client", None)
+    if not hasattr(client, "get_client"):
+        return None
+    conn = client.get_client(write=True)
+    if not _count_script:
+        _count_script.append(conn.register_script(_COUNT_SCRIPT))  # EVALSHA, loaded again if Redis lost it
+    return int(_count_script[0](keys=[client.make_key(key)], args=[int(duration * 1000)], client=conn))
+
+
 class CountingMixin:
     """Count the requests of a window of the rate's duration that the first of them opens.
 
@@ -56,10 +78,12 @@ class CountingMixin:
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        try:
-            count = self.cache.incr(self.key)
-        except ValueError:  # no window open: this request opens one
-            count = 1 if self.cache.add(self.key, 1, self.duration) else self.cache.incr(self.key)
+        count = _redis_count(self.cache, self.key, self.duration)
+        if count is None:  # another cache (the zero-setup run's, the tests')
+            try:
+                count = self.cache.incr(self.key)
+            except ValueError:  # no window open: this request opens one
+                count = 1 if self.cache.add(self.key, 1, self.duration) else self.cache.incr(self.key)
         return count <= self.num_requests
 
     def wait(self):
