@@ -35,6 +35,15 @@ def worker_database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
+def server_env(secret_key: str, conn_max_age: int) -> dict:
+    """The environment of a production web server (gunicorn) on the test database, without Redis."""
+    env = {**os.environ, "DATABASE_URL": worker_database_url(), "CONN_MAX_AGE": str(conn_max_age), "DEBUG": "0",
+           "SECRET_KEY": secret_key, "SECURE_HTTPS": "0", "ALLOWED_HOSTS": "127.0.0.1",
+           "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING", "SWEEP_SECONDS": "0"}
+    env.pop("REDIS_URL", None)
+    return env
+
+
 class CeleryProcess:
     """``celery -A config worker`` (or ``beat``) in a process group of its own, its output in a log file."""
 

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from django.db import connection
 
-from tests.robustness.processes import ROOT, wait_for, worker_database_url
+from tests.robustness.processes import ROOT, server_env, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,10 +39,7 @@ def test_an_asgi_server_does_not_pile_up_database_connections(tmp_path):
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's connection count: the suite runs on SQLite")
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": worker_database_url(), "CONN_MAX_AGE": "60", "DEBUG": "0",
-           "SECRET_KEY": "asgi-connections", "SECURE_HTTPS": "0", "ALLOWED_HOSTS": "127.0.0.1",
-           "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING", "SWEEP_SECONDS": "0"}
-    env.pop("REDIS_URL", None)
+    env = server_env("asgi-connections", 60)
     log = open(tmp_path / "server.log", "w")
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.asgi:application", "-k",
                                "config.uvicorn_worker.Worker", "-w", "1", "-b", f"127.0.0.1:{port}"],

@@ -2,7 +2,6 @@
 its next requests normally: the health check before each request finds the connection gone and opens a new
 one (config/postgresql/base.py), where without it the request would fail with a 500."""
 
-import os
 import subprocess
 import sys
 import urllib.error
@@ -12,7 +11,7 @@ import pytest
 from django.db import connection
 
 from tests.robustness.conftest import free_port
-from tests.robustness.processes import ROOT, wait_for, worker_database_url
+from tests.robustness.processes import ROOT, server_env, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,10 +20,7 @@ def test_a_sync_server_replaces_the_connections_postgresql_ended(tmp_path):
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's connections: the suite runs on SQLite")
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": worker_database_url(), "CONN_MAX_AGE": "600", "DEBUG": "0",
-           "SECRET_KEY": "connection-ended", "SECURE_HTTPS": "0", "ALLOWED_HOSTS": "127.0.0.1",
-           "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING", "SWEEP_SECONDS": "0"}
-    env.pop("REDIS_URL", None)
+    env = server_env("connection-ended", 600)
     log_path = tmp_path / "server.log"
     with open(log_path, "w") as log:
         server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "-w", "1",
