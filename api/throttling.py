@@ -13,6 +13,7 @@ expensive part of a hand POST after the database.
 import logging
 import time
 
+from redis.commands.core import Script
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
@@ -43,12 +44,13 @@ class FailOpenMixin:
 # One script call counts the request and opens the window when it is the first (or when a key was left
 # without an expiry): django-redis's incr() sends its own script's text every time, and a request that
 # opens the window takes two more round trips (incr refused, then add).
-_COUNT_SCRIPT = """
+# The script is bytes, so it needs no client to be made; each call names its client (EVALSHA, the script
+# loaded again if Redis lost it).
+COUNT_SCRIPT = Script(None, b"""
 local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n
-"""
-_count_script = []
+""")
 
 
 def _redis_count(cache, key: str, duration: float) -> int | None:
@@ -57,9 +59,7 @@ def _redis_count(cache, key: str, duration: float) -> int | None:
     if not hasattr(client, "get_client"):
         return None
     conn = client.get_client(write=True)
-    if not _count_script:
-        _count_script.append(conn.register_script(_COUNT_SCRIPT))  # EVALSHA, loaded again if Redis lost it
-    return int(_count_script[0](keys=[client.make_key(key)], args=[int(duration * 1000)], client=conn))
+    return int(COUNT_SCRIPT(keys=[client.make_key(key)], args=[int(duration * 1000)], client=conn))
 
 
 class CountingMixin:

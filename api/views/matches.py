@@ -90,9 +90,8 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
             return match_scoreboard(match_id=int(pk))
 
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
-            tournament_id = versions.match_tournament_id(int(pk))
-            keys = None if tournament_id is None else _scoreboard_keys(int(pk), tournament_id)
-            return public_answer(request, tournament_id, keys, ("scoreboard", pk), build)
+            tournament_id, keys, parts = self.visitor_versions(request, self.kwargs) or (None, None, None)
+            return public_answer(request, tournament_id, keys, parts, build)
         tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
         tournament_id = tournament_id.first()
         if tournament_id is None:
