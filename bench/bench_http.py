@@ -36,7 +36,7 @@ their 8-client windows alternate (A B B A A B ...), so that the machine's drift 
 falls on both alike. It prints each window and the ratio of each adjacent pair:
 
     cd /tmp && /path/to/.venv/bin/python /path/to/bench/bench_http.py \\
-        --compare /tmp/old --compare-python /tmp/old-venv/bin/python --windows 6
+        --compare /tmp/old --compare-python /tmp/old-venv/bin/python --windows 6 --post-seconds 15
 """
 
 import argparse
