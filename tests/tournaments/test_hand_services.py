@@ -4,9 +4,11 @@ import os
 
 import pytest
 import scoring
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import MatchFactory, TournamentFactory
-from tournaments.models import Game, Hand, Match
+from tournaments.models import Game, Hand, Match, Round
 from tournaments.services.errors import Conflict
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
@@ -48,6 +50,26 @@ def test_enter_stores_what_the_engine_computes(belgian_match, scorekeeper):
     assert belgian_match.status == Match.Status.PLAYING
     assert hand.entered_by == scorekeeper
 
+
+
+def test_the_round_plays_from_its_first_hand_and_finishes_with_its_last_match(belgian_match):
+    """The round's status follows its matches' statuses, read from the match table alone: without the
+    model's ordering they need no join and no sort of every table of the round."""
+    rnd = belgian_match.round
+    other = MatchFactory(round=rnd)
+    with CaptureQueriesContext(connection) as queries:
+        hand_enter(match=belgian_match, data=summary("N", 37))
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.PLAYING
+    reads = [q["sql"] for q in queries.captured_queries if 'DISTINCT "tournaments_match"."status"' in q["sql"]]
+    assert len(reads) == 1, [q["sql"] for q in queries.captured_queries]
+    assert "JOIN" not in reads[0] and "ORDER BY" not in reads[0]
+    for match, dealer in ((belgian_match, 1), (other, 0)):  # E deals after the hand above
+        while Match.objects.get(pk=match.pk).status != Match.Status.FINISHED:
+            play_boam(match, first_dealer_index=dealer)
+            dealer = 0
+        rnd.refresh_from_db()
+        assert rnd.status == (Round.Status.PLAYING if match is belgian_match else Round.Status.FINISHED)
 
 def test_no_trump_after_a_tie_with_a_doubling_scores_56(belgian_match):
     """004: no trump after a tie, an opponent goes along, 37 points: 7 × 2 × 2 × 2 = 56."""
@@ -315,3 +337,58 @@ def test_a_hand_that_waited_for_the_lock_sees_the_hand_committed_meanwhile(monke
     assert read_again == ["second"]  # the games of its snapshot were not believed
     assert list(Hand.objects.filter(game__match=match).order_by("number").values_list("dealer", flat=True)) == \
         ["N", "E"]
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                    reason="needs PostgreSQL (DATABASE_URL): row locks seen from another connection")
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_that_moves_its_round_locks_the_round_not_the_tournament(monkeypatch):
+    """A match's first hand sets its round playing under the round's lock: the tournament's row stays free
+    (pairing, the admin and the other rounds' tables lock it or wait on it)."""
+    import threading
+
+    from django.db import connection, connections, transaction
+    from django.db.utils import OperationalError
+
+    from tournaments.services import games as games_service
+
+    match = MatchFactory(round__tournament=TournamentFactory(variant="belgian-manille", best_of=3))
+    locked, go, results = threading.Event(), threading.Event(), {}
+    refresh = games_service.round_refresh_status
+
+    def pause_after(round_id):  # inside the hand's transaction, with the round's lock taken
+        refresh(round_id)
+        locked.set()
+        assert go.wait(10)
+
+    monkeypatch.setattr(games_service, "round_refresh_status", pause_after)
+
+    def enter():
+        try:
+            results["hand"] = hand_enter(match_id=match.pk, data=summary("N", 37))[0]
+        except Exception as exc:  # noqa: BLE001 - the assertion below shows it
+            results["hand"] = exc
+        finally:
+            connections.close_all()
+
+    def free(table, pk):
+        """Whether another transaction could lock the row now."""
+        try:
+            with transaction.atomic(), connection.cursor() as c:
+                c.execute(f"SELECT id FROM {table} WHERE id = %s FOR UPDATE NOWAIT", [pk])
+            return True
+        except OperationalError:  # LockNotAvailable
+            return False
+
+    thread = threading.Thread(target=enter)
+    thread.start()
+    try:
+        assert locked.wait(10)
+        rows = {"round": free("tournaments_round", match.round_id),
+                "tournament": free("tournaments_tournament", match.round.tournament_id)}
+    finally:
+        go.set()
+        thread.join(10)
+    assert rows == {"round": False, "tournament": True}
+    assert getattr(results["hand"], "number", results["hand"]) == 1
+    assert Round.objects.get(pk=match.round_id).status == Round.Status.PLAYING

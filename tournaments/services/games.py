@@ -189,8 +189,11 @@ def match_result_saved(match: Match, moved: bool) -> None:
 
 def round_refresh_status(round_id: int) -> None:
     """Set a round paired, playing or finished from its matches' statuses (locked: two last matches may race)."""
-    Round.objects.select_for_update().filter(pk=round_id).first()
-    statuses = set(Match.objects.filter(round_id=round_id).values_list("status", flat=True))
+    # Neither query takes the models' orderings: with the round's (its tournament first) the lock's join would
+    # lock the tournament's row as well, and with the match's every table of the round would be joined and sorted
+    # to find a few distinct statuses.
+    Round.objects.select_for_update().filter(pk=round_id).order_by().first()
+    statuses = set(Match.objects.filter(round_id=round_id).order_by().values_list("status", flat=True).distinct())
     if statuses and statuses == {Match.Status.FINISHED}:
         status = Round.Status.FINISHED
     elif statuses - {Match.Status.SCHEDULED}:
