@@ -17,6 +17,8 @@ from redis.commands.core import Script
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from tournaments.commit_cache import is_django_redis
+
 logger = logging.getLogger(__name__)
 
 _LOG_EVERY = 60.0
@@ -55,9 +57,9 @@ return n
 
 def _redis_count(cache, key: str, duration: float) -> int | None:
     """The request's number in its window, counted in Redis by one script call; None without django-redis."""
-    client = getattr(cache, "client", None)
-    if not hasattr(client, "get_client"):
+    if not is_django_redis(cache):
         return None
+    client = cache.client
     conn = client.get_client(write=True)
     return int(COUNT_SCRIPT(keys=[client.make_key(key)], args=[int(duration * 1000)], client=conn))
 

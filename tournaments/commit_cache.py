@@ -58,14 +58,15 @@ def at_commit(commands: list[tuple], then: Callable) -> None:
     transaction.on_commit(work)
 
 
-def _is_redis() -> bool:
-    return hasattr(getattr(cache, "client", None), "get_client")  # django-redis
+def is_django_redis(a_cache) -> bool:
+    """Whether ``a_cache`` is django-redis's (its client gives the redis-py client for pipelines and scripts)."""
+    return hasattr(getattr(a_cache, "client", None), "get_client")
 
 
 def _send(works: list[_Work]) -> None:
     """Run the commands of ``works`` (one pipeline on Redis) and give each its replies or the exception."""
     try:
-        if _is_redis():
+        if is_django_redis(cache):
             replies = _pipeline([c for w in works for c in w.commands])
         else:
             replies = [_one(c) for w in works for c in w.commands]
