@@ -43,6 +43,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import threading
@@ -305,14 +306,13 @@ def serve(base: str, info: dict, server: subprocess.Popen) -> None:
 
 def compare() -> None:
     """--compare: both trees served side by side, their 8-client hand POST windows alternating."""
-    trees = [("this tree", sys.executable, ROOT, ARGS.redis_db),
-             ("--compare", ARGS.compare_python, os.path.abspath(ARGS.compare), ARGS.redis_db + 1)]
+    trees = [(sys.executable, ROOT), (ARGS.compare_python, os.path.abspath(ARGS.compare))]
     children, served = [], []
     try:
-        for i, (_, python, root, redis_db) in enumerate(trees):
+        for i, (python, root) in enumerate(trees):
             children.append(subprocess.Popen(
                 [python, os.path.abspath(__file__), "--serve", "--root", root, "--tag", f"_{i}",
-                 "--redis-db", str(redis_db), "--post-seconds", str(ARGS.post_seconds)],
+                 "--redis-db", str(ARGS.redis_db + i)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True))
         for child in children:
             line = child.stdout.readline()
@@ -333,10 +333,7 @@ def compare() -> None:
         ratios = [a / b for a, b in zip(*rates, strict=True)]
         for i, (a, b, r) in enumerate(zip(*rates, ratios, strict=True)):
             print(f"{i + 1:>6} {a:10.0f} {b:10.0f} {r:7.2f}")
-        ratios.sort()
-        mid = len(ratios) // 2
-        median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
-        print(f"ratios {ratios[0]:.2f}-{ratios[-1]:.2f}, median {median:.2f}")
+        print(f"ratios {min(ratios):.2f}-{max(ratios):.2f}, median {statistics.median(ratios):.2f}")
     finally:
         for child in children:
             child.stdin.close()  # the child stops its servers and drops its databases
