@@ -1,5 +1,5 @@
-# The service's image: gunicorn with uvicorn workers serving config.asgi (the pages, the API and the live
-# pages' WebSockets), also used by the Celery workers (docker-compose.yml).
+# The service's image: gunicorn serving config.asgi (the pages, the API and the live pages' WebSockets) or
+# config.wsgi (HTTP alone, docker-compose's web), also used by the Celery workers (docker-compose.yml).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -38,6 +38,8 @@ RUN pip install --no-deps --no-build-isolation . \
 USER app
 EXPOSE 8000
 
-# gunicorn reads the number of workers from WEB_CONCURRENCY; each uvicorn worker serves HTTP and WebSockets
-# in one event loop, and the channel layer on Redis carries the live updates between the workers.
-CMD ["gunicorn", "config.asgi:application", "--worker-class", "config.uvicorn_worker.Worker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+# One container serves everything: gunicorn (config/gunicorn.py; WEB_CONCURRENCY workers) with uvicorn
+# workers, the live pages' WebSockets in the event loop and HTTP in ASGI_HTTP_THREADS threads a worker
+# (config/asgi.py); the channel layer on Redis carries the live updates between the workers.
+# docker-compose runs this command as "live" and HTTP from "web" (threaded WSGI workers) behind nginx.
+CMD ["gunicorn", "config.asgi:application", "-c", "python:config.gunicorn", "-k", "config.uvicorn_worker.Worker"]

@@ -73,3 +73,135 @@ def stop_server(server: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(5)
+
+
+# --- the production set: proxy, web and live, as docker-compose runs them ------------------------------------
+
+def compose_command(service: str) -> list[str]:
+    """The command docker-compose.yml gives ``service``, with ``gunicorn`` run by this Python (``-m gunicorn``)."""
+    import yaml
+
+    with open(os.path.join(ROOT, "docker-compose.yml")) as f:
+        command = list(yaml.safe_load(f)["services"][service]["command"])
+    if command[0] == "gunicorn":
+        command[:1] = [sys.executable, "-m", "gunicorn"]
+    return command
+
+
+def nginx_config(directory: str, proxy_port: int, web_port: int, live_port: int) -> str:
+    """Write a main nginx.conf in ``directory`` around deploy/nginx's template, filled in as the nginx image
+    fills it (``${NAME}`` from the environment; nginx's own ``$names`` left alone); return its path."""
+    import re
+
+    values = {"WEB_UPSTREAM": f"127.0.0.1:{web_port}", "LIVE_UPSTREAM": f"127.0.0.1:{live_port}",
+              "PROXY_PORT": f"127.0.0.1:{proxy_port}"}
+    with open(os.path.join(ROOT, "deploy", "nginx", "default.conf.template")) as f:
+        server = re.sub(r"\$\{(\w+)\}", lambda m: values[m.group(1)], f.read())
+    with open(os.path.join(directory, "default.conf"), "w") as f:
+        f.write(server)
+    temp = os.path.join(directory, "temp")
+    os.makedirs(temp, exist_ok=True)
+    main = os.path.join(directory, "nginx.conf")
+    with open(main, "w") as f:
+        f.write(f"""daemon off;
+worker_processes 1;
+pid {directory}/nginx.pid;
+error_log {directory}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {directory}/default.conf;
+}}
+""")
+    return main
+
+
+class Production:
+    """docker-compose's proxy, web and live on this machine: nginx (Debian's, from deploy/nginx's template) on
+    ``port``, web (gunicorn's threaded workers) and live (uvicorn workers) behind it, each in a process group
+    of its own, with the commands docker-compose.yml gives them. Without nginx (``proxy=False``, or none
+    installed) web answers on ``port`` itself and live on ``live_port``.
+    """
+
+    def __init__(self, env: dict, port: int, *, web_workers: int = 2, web_threads: int = 4, live_workers: int = 1,
+                 asgi_http_threads: int = 2, proxy: bool = True, directory: str | None = None, **popen):
+        import shutil
+        import tempfile
+
+        self.port = port
+        self.proxy = proxy and shutil.which("nginx") is not None
+        self.web_port = free_port() if self.proxy else port
+        self.live_port = free_port()
+        self.directory = directory or tempfile.mkdtemp(prefix="manille-production-")
+        self.env = {**env, "TRUSTED_PROXIES": env.get("TRUSTED_PROXIES", "1" if self.proxy else "0")}
+        self.web_env = {**self.env, "WEB_CONCURRENCY": str(web_workers), "WEB_THREADS": str(web_threads)}
+        self.live_env = {**self.env, "WEB_CONCURRENCY": str(live_workers), "ASGI_HTTP_THREADS": str(asgi_http_threads)}
+        self.popen = popen
+        self.processes: list[subprocess.Popen] = []
+
+    @property
+    def bound(self) -> int:
+        """The database connections web and live may hold at most (README "Sizing")."""
+        web = int(self.web_env["WEB_CONCURRENCY"]) * int(self.web_env["WEB_THREADS"])
+        live = int(self.live_env["WEB_CONCURRENCY"]) * (int(self.live_env["ASGI_HTTP_THREADS"]) + 1)
+        return web + live
+
+    def start(self, timeout: float = 60) -> "Production":
+        import time
+        import urllib.request
+
+        def run(command, env, port):
+            self.processes.append(subprocess.Popen([*command, "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+                                                    "--access-logfile", "/dev/null"],
+                                                   cwd=ROOT, env=env, start_new_session=True, **self.popen))
+
+        run(compose_command("web"), self.web_env, self.web_port)
+        run(compose_command("live"), self.live_env, self.live_port)
+        if self.proxy:
+            config = nginx_config(self.directory, self.port, self.web_port, self.live_port)
+            self.processes.append(subprocess.Popen(["nginx", "-c", config, "-p", self.directory],
+                                                   start_new_session=True, **self.popen))
+        deadline = time.monotonic() + timeout
+        for port in {self.port, self.web_port, self.live_port}:
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=5) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
+                    self.stop()
+                    raise RuntimeError(f"the production set did not start (port {port})")
+                time.sleep(0.1)
+        return self
+
+    def pids(self) -> list[int]:
+        """Every process of web and live (masters and workers) and nginx's."""
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[3]) in {p.pid for p in self.processes}:  # the process group
+                    found.append(int(entry))
+        return found
+
+    def stop(self) -> None:
+        for process in self.processes:
+            stop_server(process)
+        self.processes = []
+
+    def __enter__(self) -> "Production":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

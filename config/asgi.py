@@ -1,21 +1,31 @@
-"""ASGI entry point: Django for HTTP, Channels for the live pages' WebSockets.
+"""ASGI entry point: the live pages' WebSockets (Channels), and HTTP through Django's WSGI handler.
 
-Served in production by gunicorn with uvicorn workers:
-    gunicorn config.asgi:application -k config.uvicorn_worker.Worker
+In docker-compose this server (``live``) serves the WebSockets under ``/ws/`` behind the proxy, and
+the HTTP requests go to ``web`` (gunicorn's threaded workers, ``config.wsgi``). Run alone (the
+Docker image's default command, a one-container install) it serves both:
+
+    gunicorn config.asgi:application -c python:config.gunicorn -k config.uvicorn_worker.Worker
+
+HTTP is handed to Django's WSGI handler in a fixed pool of ``ASGI_HTTP_THREADS`` threads (a2wsgi).
+Django's own ASGI handler runs each request in a thread of its own, which opens a database
+connection of its own: nothing bounds them, a busy evening reaches PostgreSQL's
+``max_connections`` and results are refused ("too many clients"); and starting a thread and a
+connection per request served 650 requests a second where the WSGI handler served 2,200 (the
+scoreboard, two workers, bench/bench_server.py). In the pool each thread keeps its connection
+(``CONN_MAX_AGE``), so a process holds at most ``ASGI_HTTP_THREADS`` connections for HTTP, plus
+the one of the thread Channels runs the consumers' database work in.
 """
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# Django's ASGI handler runs each request's sync code in a thread of its own, and a database connection
-# belongs to its thread: a persistent one (CONN_MAX_AGE > 0) is never used again, stays open until its
-# thread is collected, and a busy server runs PostgreSQL out of connections ("too many clients"). Under
-# ASGI each request therefore opens and closes its connection, whatever CONN_MAX_AGE says.
-os.environ["CONN_MAX_AGE"] = "0"
+
+from a2wsgi import WSGIMiddleware  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
 # Django first: the routing below imports models.
-django_application = get_asgi_application()
+django_application = get_wsgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -28,6 +38,6 @@ from web.routing import websocket_urlpatterns  # noqa: E402
 sweep_thread_start()
 
 application = ProtocolTypeRouter({
-    "http": django_application,
+    "http": WSGIMiddleware(django_application, workers=settings.ASGI_HTTP_THREADS),
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })

@@ -3,6 +3,7 @@
 - ``client_ip``: the client's address, trusting ``X-Forwarded-For`` only as far as ``TRUSTED_PROXIES``
   proxies (none by default: the socket's address). DRF's throttles read ``NUM_PROXIES``, set to the same
   number, so the throttle and the lockout agree on who the client is.
+- ``LockoutHandler``: axes' database handler, with a higher limit for an address than for an account;
 - ``LockoutBackend``: django-axes' standalone backend (first in ``AUTHENTICATION_BACKENDS``); it refuses
   a locked-out account or address before any password is checked.
 - ``lockout_response``: what a locked-out sign-in answers: the API's JSON error (429 ``locked_out``)
@@ -12,7 +13,9 @@
 from __future__ import annotations
 
 from axes.backends import AxesStandaloneBackend
+from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -34,6 +37,30 @@ def client_ip(request: HttpRequest) -> str | None:
     if not addrs:
         return remote_addr
     return addrs[-min(proxies, len(addrs))]
+
+
+class LockoutHandler(AxesDatabaseHandler):
+    """axes' database handler with a limit of its own for an address (``LOGIN_FAILURE_LIMIT_ADDRESS``).
+
+    axes counts the failures of the account and, separately, of the address, and holds both to one
+    limit. A club's hall signs in from one address behind its Wi-Fi: thirty scorekeepers' typos
+    there must not lock the hall out, so the address's limit sits well above the account's. Each
+    count is scaled to the account's limit (``AXES_FAILURE_LIMIT``), which axes compares it with:
+    an address reaches it exactly when its own failures reach the address's limit.
+    """
+
+    def get_failures(self, request, credentials=None) -> int:
+        account_limit = max(1, int(settings.AXES_FAILURE_LIMIT))
+        address_limit = max(1, int(getattr(settings, "LOGIN_FAILURE_LIMIT_ADDRESS", account_limit)))
+        worst = 0
+        # One queryset per AXES_LOCKOUT_PARAMETERS entry, in its order: [["username"], ["ip_address"]].
+        for parameters, attempts in zip(settings.AXES_LOCKOUT_PARAMETERS, self.get_user_attempts(request, credentials),
+                                        strict=True):
+            failures = attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
+            if list(parameters) == ["ip_address"]:
+                failures = failures * account_limit // address_limit
+            worst = max(worst, failures)
+        return worst
 
 
 class LockoutBackend(AxesStandaloneBackend):

@@ -20,8 +20,8 @@ from django.urls import resolve
 from config.settings import env_bool
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_SERVICES = ("migrate", "web", "worker", "standings", "beat")
-LONG_RUNNING = ("web", "worker", "standings", "beat")
+APP_SERVICES = ("migrate", "web", "live", "worker", "standings", "beat")
+LONG_RUNNING = ("web", "live", "worker", "standings", "beat")
 IMAGE = "manille-tournaments"
 
 
@@ -72,9 +72,10 @@ def app_env(services, service: str, env: dict[str, str] | None = None) -> dict[s
     return {key: expand(str(value), env if env is not None else {"SECRET_KEY": "s3cret"}) for key, value in raw.items()}
 
 
-def command(service: dict) -> list[str]:
+def command(service: dict, env: dict[str, str] | None = None) -> list[str]:
+    """The service's command as compose runs it: its variables filled in (their defaults unless ``env``)."""
     cmd = service["command"]
-    return shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+    return [expand(arg, env or {}) for arg in (shlex.split(cmd) if isinstance(cmd, str) else cmd)]
 
 
 def dockerfile_cmd(dockerfile) -> list[str]:
@@ -83,8 +84,8 @@ def dockerfile_cmd(dockerfile) -> list[str]:
     return json.loads(cmds[0])  # exec form: no shell between docker and gunicorn
 
 
-def test_the_seven_services(services, compose):
-    assert set(services) == {"migrate", "web", "worker", "standings", "beat", "db", "redis"}
+def test_the_nine_services(services, compose):
+    assert set(services) == {"migrate", "proxy", "web", "live", "worker", "standings", "beat", "db", "redis"}
     assert services["db"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
 
@@ -122,16 +123,40 @@ def test_beat_runs_celery_beat_once(services):
     assert "ports" not in services["beat"] and "deploy" not in services["beat"], "one beat, no replicas"
 
 
-def test_web_runs_the_dockerfile_command(services, dockerfile):
-    assert command(services["web"]) == dockerfile_cmd(dockerfile)
+def test_live_runs_the_dockerfile_command_and_web_the_threaded_workers(services, dockerfile):
+    from config import gunicorn as server_settings
+
+    # The image alone: ASGI under uvicorn workers, HTTP and the live pages' WebSockets (docker-compose's live).
+    assert command(services["live"]) == dockerfile_cmd(dockerfile)
     gunicorn = dockerfile_cmd(dockerfile)
-    # ASGI under uvicorn workers: HTTP and the live pages' WebSockets.
     assert gunicorn[:2] == ["gunicorn", "config.asgi:application"]
-    assert gunicorn[gunicorn.index("--worker-class") + 1] == "config.uvicorn_worker.Worker"
-    bind = gunicorn[gunicorn.index("--bind") + 1]
-    port = bind.rsplit(":", 1)[1]
-    assert f"{port}:{port}" in services["web"]["ports"]
+    assert gunicorn[gunicorn.index("-k") + 1] == "config.uvicorn_worker.Worker"
+    assert gunicorn[gunicorn.index("-c") + 1] == "python:config.gunicorn"
+    # HTTP behind the proxy: Django's WSGI handler in gunicorn's threaded workers.
+    web = command(services["web"])
+    assert web == ["gunicorn", "config.wsgi:application", "-c", "python:config.gunicorn"]
+    assert server_settings.worker_class == "gthread"
+    port = server_settings.bind.rsplit(":", 1)[1]
     assert ("EXPOSE", port) in dockerfile
+    assert services["web"]["expose"] == services["live"]["expose"] == [port]
+    assert "ports" not in services["web"] and "ports" not in services["live"], "reached through the proxy only"
+
+
+def test_the_proxy_is_the_one_address(services):
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert proxy["ports"] == ["8000:8000"]
+    assert proxy["volumes"] == ["./deploy/nginx:/etc/nginx/templates:ro"]
+    template = (ROOT / "deploy" / "nginx" / "default.conf.template").read_text()
+    for name in re.findall(r"\$\{(\w+)\}", template):
+        assert name in proxy["environment"], f"the template's ${{{name}}} is set"
+    assert proxy["environment"]["WEB_UPSTREAM"] == "web:8000" and proxy["environment"]["LIVE_UPSTREAM"] == "live:8000"
+    assert re.search(r"location /ws/ \{\s*proxy_pass http://manille_live;", template)
+    # One proxy in front of web and live: they believe the last X-Forwarded-For entry, the proxy's.
+    for name in ("web", "live"):
+        assert app_env(services, name)["TRUSTED_PROXIES"] == "1"
+    for name in ("worker", "standings", "beat", "migrate"):
+        assert "TRUSTED_PROXIES" not in app_env(services, name)
 
 
 def test_web_workers_come_from_the_environment(services, dockerfile):
@@ -373,7 +398,7 @@ class Stack:
 
     def __init__(self, services: dict, db_url: str, redis_url: str, logs: Path):
         self.services, self.db_url, self.redis_url, self.logs = services, db_url, redis_url, logs
-        self.port = _free_port()
+        self.port, self.live_port = _free_port(), _free_port()
         self.procs: dict[str, subprocess.Popen] = {}
         venv_bin = str(Path(sys.executable).parent)
         self.base_env = {"PATH": f"{venv_bin}:{os.environ.get('PATH', '/usr/bin:/bin')}", "HOME": str(logs),
@@ -388,8 +413,10 @@ class Stack:
 
     def command(self, name: str) -> list[str]:
         cmd = command(self.services[name])
-        if "--bind" in cmd:  # the published port: a free one on loopback instead of 0.0.0.0:8000
-            cmd[cmd.index("--bind") + 1] = f"127.0.0.1:{self.port}"
+        if name == "web":  # the proxy's address: web answers there itself (nginx is checked elsewhere)
+            cmd += ["--bind", f"127.0.0.1:{self.port}"]
+        elif name == "live":
+            cmd += ["--bind", f"127.0.0.1:{self.live_port}"]
         return cmd
 
     def run(self, name: str, *extra_env: tuple[str, str], cmd: list[str] | None = None, timeout=180):
@@ -464,13 +491,14 @@ def test_the_compose_processes_run_a_small_tournament(services, tmp_path):
         base = f"http://127.0.0.1:{stack.port}"
         http = httpx.Client(base_url=base + "/api/v1", timeout=15, headers={"Accept": "application/json"})
 
-        def healthy():
+        def healthy(port):
             try:
-                return httpx.get(base + "/healthz/", timeout=5).status_code == 200
+                return httpx.get(f"http://127.0.0.1:{port}/healthz/", timeout=5).status_code == 200
             except httpx.HTTPError:
                 return False
 
-        _wait("web's /healthz/", healthy, stack)
+        _wait("web's /healthz/", lambda: healthy(stack.port), stack)
+        _wait("live's /healthz/", lambda: healthy(stack.live_port), stack)
         token = http.post("/auth/token/", data={"username": "boss", "password": "s3cret-Pass"})
         assert token.status_code == 200, token.text
         http.headers["Authorization"] = f"Token {token.json()['token']}"

@@ -17,11 +17,13 @@ pytestmark = pytest.mark.django_db
 
 TOKEN_URL = "/api/v1/auth/token/"
 LIMIT = 5
+ADDRESS_LIMIT = 15  # well above the account's: a hall shares one address
 
 
 @pytest.fixture(autouse=True)
 def _small_limit(settings):
     settings.AXES_FAILURE_LIMIT = LIMIT
+    settings.LOGIN_FAILURE_LIMIT_ADDRESS = ADDRESS_LIMIT
     settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
 
 
@@ -77,12 +79,27 @@ def test_the_account_is_locked_whatever_the_address(victim):
 
 
 def test_the_address_is_locked_whatever_the_account(victim):
-    """One address trying many accounts: the address's count locks it, even for a real account."""
+    """One address trying many accounts: the address's count locks it at its own, higher limit, even for a
+    real account."""
     client = APIClient(REMOTE_ADDR="203.0.113.9")
-    for i in range(LIMIT):
-        ask(client, f"nobody-{i}", "guess")
+    for i in range(ADDRESS_LIMIT - 1):
+        assert ask(client, f"nobody-{i}", "guess").status_code == 400, i
+    assert ask(client, "nobody-last", "guess").status_code == 429
     assert codes(ask(client, "victim", "the-right-one")) == ["locked_out"]
     assert ask(APIClient(REMOTE_ADDR="203.0.113.10"), "victim", "the-right-one").status_code == 200
+
+
+def test_a_hall_behind_one_address_is_not_locked_out_by_its_typos():
+    """Twelve scorekeepers sign in from the hall's one address, each after a typo: nobody is locked out,
+    though the typos outnumber an account's limit."""
+    for i in range(12):
+        user = UserFactory(username=f"keeper-{i}")
+        user.set_password("right-password")
+        user.save()
+    client = APIClient(REMOTE_ADDR="192.0.2.50")
+    for i in range(12):
+        assert ask(client, f"keeper-{i}", "typo").status_code == 400
+        assert ask(client, f"keeper-{i}", "right-password").status_code == 200, i
 
 
 def test_the_lock_ends_after_the_cool_off(victim):
@@ -114,7 +131,7 @@ def test_trusted_proxies_take_the_address_their_proxy_saw(settings, victim):
     settings.TRUSTED_PROXIES = 1
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
     client = APIClient(REMOTE_ADDR="10.0.0.2")  # the proxy
-    for i in range(LIMIT):
+    for i in range(ADDRESS_LIMIT):
         # The client may prepend what it likes; the proxy appends the address it saw.
         ask(client, f"nobody-{i}", "guess", HTTP_X_FORWARDED_FOR=f"{random_ip()}, 198.51.100.7")
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.7"}

@@ -1,0 +1,23 @@
+"""gunicorn's settings for both of the project's servers (``gunicorn -c python:config.gunicorn``).
+
+- ``web``: ``gunicorn config.wsgi:application -c python:config.gunicorn`` (threaded workers, HTTP);
+- ``live``: ``gunicorn config.asgi:application -c python:config.gunicorn -k config.uvicorn_worker.Worker``
+  (the WebSockets; alone, HTTP too).
+
+Workers from ``WEB_CONCURRENCY`` (gunicorn reads it itself, 2 here by default), threads from
+``WEB_THREADS``: a ``web`` process holds at most ``WEB_THREADS`` database connections, each thread
+keeping its own (``CONN_MAX_AGE``), so ``WEB_CONCURRENCY`` × ``WEB_THREADS`` bounds the server's.
+"""
+
+import os
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# The threaded worker: keep-alive with the proxy, a slow client never holds the whole process.
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+# No proxy header is believed by the server itself (gunicorn trusts X-Forwarded-* from 127.0.0.1 by
+# default): the project reads X-Forwarded-For as far as TRUSTED_PROXIES says (config/auth.py).
+forwarded_allow_ips = ""
+accesslog = "-"
+graceful_timeout = 20
