@@ -8,6 +8,8 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
 - any other ``ServiceError``: 400 ``validation_error``;
 - a protected/restricted delete or an integrity race in the database: 409 ``client_error``;
+- a database fault (the server away, the connection ended, no connection to be had): 503
+  ``server_error`` ``database_unavailable`` with ``Retry-After`` (``config.database_unavailable``);
 - hostile input: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` 413 ``too_large``, JSON nested too
   deeply for the parser (``RecursionError``) 400 ``parse_error``. Never a 500 for bad input.
 """
@@ -23,6 +25,7 @@ from drf_standardized_errors.types import Error
 from rest_framework import exceptions, status
 from rest_framework.exceptions import ErrorDetail
 
+from config.database_unavailable import DATABASE_FAULTS, RETRY_AFTER_SECONDS, database_unavailable_message
 from tournaments.services.errors import ServiceError
 
 from .engine import RuleViolation
@@ -42,6 +45,15 @@ class ConflictError(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The request conflicts with the current state of the resource."
     default_code = "conflict"
+
+
+class DatabaseUnavailable(exceptions.APIException):
+    """503 with Retry-After: the database could not be reached or broke the statement off; nothing was stored."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = "The database is unavailable for a moment."
+    default_code = "database_unavailable"
+    wait = RETRY_AFTER_SECONDS  # the handler's Retry-After
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -87,6 +99,8 @@ class ExceptionHandler(BaseExceptionHandler):
             return conflict("protected", "This object is still referred to by others and cannot be deleted.")
         if isinstance(exc, IntegrityError):
             return conflict("integrity", "The change conflicts with stored data (a duplicate or a concurrent change).")
+        if isinstance(exc, DATABASE_FAULTS):
+            return DatabaseUnavailable(ErrorDetail(database_unavailable_message(), code="database_unavailable"))
         if isinstance(exc, DataError):
             return exceptions.ValidationError(ErrorDetail("A value is out of range.", code="out_of_range"))
         return super().convert_known_exceptions(exc)

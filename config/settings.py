@@ -82,7 +82,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into config.auth.lockout_response
+    "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into config.auth.lockout_response
+    # Last, so a view's database fault is answered first: 503 with Retry-After, never a 500.
+    "config.database_unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
