@@ -404,12 +404,18 @@ if not DEBUG:
 # With Redis, a change published by any process (web, worker) reaches the viewers of every web
 # process; without it the in-memory layer reaches only its own process, so the pages poll instead.
 if REDIS_URL:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # A socket timeout above the layer's 5 s blocking pop: redis-py 8 defaults to 5 s, which would
             # end every idle socket's receive with a TimeoutError (django/channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+            # retry_on_error: after a Redis restart every kept connection is stale; a command that meets
+            # one reconnects and is sent once more (redis-py's Retry), instead of failing a page's socket
+            # (a 500) or losing the first live update.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
+                                  "retry_on_error": [RedisConnectionError]}],
                        "prefix": os.environ.get("CHANNELS_PREFIX", "manille-live")},
         }
     }
