@@ -1,11 +1,12 @@
-"""Probe: faults and hostile input against the production server (issue #11, points 2, 4, 5).
+"""Probe: faults and hostile input against the production server (issue #11, points 2, 4, 5; issue #24).
 
 Needs PostgreSQL (DATABASE_URL). Creates a throw-away database on that server
 (``<name>_probe_faults``, dropped at the end unless --keep), starts a private redis-server on a free
 loopback port (no persistence) as the cache, Celery broker and channel layer, loads a public
-Belgian tournament, starts the production server as a subprocess:
-
-    gunicorn config.asgi:application -k config.uvicorn_worker.Worker -w 2   (DEBUG=0, SECURE_HTTPS=0)
+Belgian tournament, starts the production set as docker-compose runs it (``_servers.Production``:
+nginx from deploy/nginx's template when Debian's nginx is installed, web's threaded workers and
+live's uvicorn workers; DEBUG=0, SECURE_HTTPS=0, TRUSTED_PROXIES=1 behind nginx) and probes through
+its one address:
 
 and repeats three probes:
 
@@ -25,7 +26,17 @@ TASK_LEASE_SECONDS unless the environment sets them), on a second tournament (is
 5. the worker killed (SIGKILL) mid-recompute (FAULT_TASK_DELAY_SECONDS holds it inside its
    transaction), a new worker started: the time from its start to right standings;
 6. the worker killed mid-pairing: the time until a new pair request is accepted (202, not 409
-   pairing_in_progress), the first task's final status, and the new request paired.
+   pairing_in_progress), the first task's final status, and the new request paired;
+
+and last (issue #24), the holes a black-box probe found:
+
+7. a reused Idempotency-Key with another hand (422 ``idempotency_key_mismatch``, not the first
+   hand replayed and the second lost); webhooks registered to internal addresses (loopback, the
+   private redis-server's port, link-local, private, IPv4-mapped IPv6: each refused); password
+   guesses at many accounts, each with another ``X-Forwarded-For``, which must all count against
+   the one address and lock it out at ``LOGIN_FAILURE_LIMIT_ADDRESS`` (set to 10 here).
+
+Probe 1 also sends a token with a non-UTF-8 byte and NUL bytes in every search box.
 
 It prints, per probe and in total: requests tried, 500s (and any other 5xx or dropped connection),
 hands stored twice (rows beyond what was answered 201, or beyond the one deciding hand), tasks left
@@ -56,7 +67,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _servers import free_port, paired_tournament, recreate_database, start_server, stop_server  # noqa: E402
+from _servers import Production, free_port, paired_tournament, recreate_database  # noqa: E402
 
 
 def wait_port(port: int, timeout: float = 15) -> bool:
@@ -191,6 +202,9 @@ def probe_bad_input(client: Client, match_id: int) -> dict:
         ("GET", "/api/v1/matches/?page=99999999999999999999", None, None),
         ("GET", "/api/v1/matches/?round=abc&status=%00", None, None),
         ("GET", "/api/v1/tournaments/?search=" + "%F0%9F" * 50, None, None),
+        ("GET", "/?q=%00", None, None), ("GET", "/api/v1/tournaments/?search=%00", None, None),
+        ("GET", "/api/v1/clubs/?search=a%00b", None, None), ("GET", "/api/v1/teams/?search=%00", None, None),
+        ("GET", "/api/v1/players/?search=%00", None, None), ("GET", "/admin/login/?next=/admin/%00", None, None),
     ]
     for raw in ("/api/v1/matches/%0A/", "/api/v1/%0A", "/api/v1/tournaments/a%0Ab/", "/api/v1/matches/%00/",
                 "/api/v1/" + "a" * 10_000 + "/", "/t/%0A/", "/api/v1/matches/1/hands/%0A",
@@ -198,6 +212,10 @@ def probe_bad_input(client: Client, match_id: int) -> dict:
         for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"):
             cases.append((method, raw, "{}" if method in ("POST", "PUT", "PATCH") else None, "application/json"))
     not_json = 0
+    for path in ("/api/v1/tournaments/", "/api/v1/auth/me/", f"/api/v1/matches/{match_id}/"):
+        status, data = client.request("GET", path, headers={"Authorization": "Token caf\xe9"}, auth=False)
+        if status != 401:
+            not_json += 1  # counted with the error shapes: a bad token is a 401 like any other
     for method, path, body, ctype in cases:
         status, data = client.request(method, path, body, ctype, timeout=60)
         if path.startswith("/api/") and method != "HEAD" and isinstance(status, int) and status >= 400:
@@ -238,6 +256,43 @@ def probe_concurrent_duplicates(client: Client, match_ids: list[int], n: int) ->
         rows = hand_rows(match_id)
         twice += max(0, len(rows) - 2)  # hand 1, and the deciding hand once
     return {"answers": dict(answered), "hands stored twice": twice}
+
+
+# -- probe 7: the holes of issue #24 -----------------------------------------------------------------------
+
+def probe_holes(client: Client, match_id: int, slug: str, redis_port: int) -> dict:
+    """Idempotency-Key reuse, webhooks to internal addresses, X-Forwarded-For from the host."""
+    path = f"/api/v1/matches/{match_id}/hands/"
+    key = {"Idempotency-Key": f"probe-{uuid.uuid4().hex}"}
+    first = client.request("POST", path, json.dumps(hand("N")), headers=key)[0]
+    reused = client.request("POST", path, json.dumps(hand("E", 23, (3, 5))), headers=key)
+    replay = client.request("POST", path, json.dumps(hand("N")), headers=key)[0]
+    code = None
+    with contextlib.suppress(Exception):
+        code = json.loads(reused[1])["errors"][0]["code"]
+    lost = int(first == 201 and not (reused[0] == 422 and code == "idempotency_key_mismatch"))
+
+    accepted = []
+    for url in (f"http://127.0.0.1:{redis_port}/", "http://localhost:6379/", "http://[::1]/",
+                "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://192.168.1.1/",
+                "http://100.64.0.1/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://2130706433/"):
+        status, _ = client.request("POST", f"/api/v1/tournaments/{slug}/webhooks/", json.dumps({"url": url}))
+        if status != 400:
+            accepted.append((url, status))
+
+    locked_at = None
+    for i in range(30):  # LOGIN_FAILURE_LIMIT_ADDRESS=10: the tenth failure locks the address
+        forged = ".".join(str((i * 37 + k * 11) % 250 + 1) for k in range(4))
+        status, _ = client.request("POST", "/api/v1/auth/token/",
+                                   json.dumps({"username": f"nobody-{i}", "password": "guess"}),
+                                   headers={"X-Forwarded-For": forged}, auth=False)
+        if status == 429:
+            locked_at = i + 1
+            break
+    return {"idempotency: first, reused key with another hand, replay": [first, reused[0], code, replay],
+            "hands lost to a reused key": lost, "internal webhook targets accepted": accepted,
+            "address locked out after failures (limit 10)": locked_at,
+            "lockout bypassed by X-Forwarded-For": int(locked_at is None or locked_at > 10)}
 
 
 # -- probe 3: Redis killed during writes -------------------------------------------------------------------
@@ -475,7 +530,7 @@ def main():
     env = {**os.environ, "DATABASE_URL": probe_db, "REDIS_URL": redis_url, "DEBUG": "0", "SECURE_HTTPS": "0",
            "SECRET_KEY": "probe-faults-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
            "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING", "THROTTLE_WRITES": "100000/min",
-           "THROTTLE_TOKEN": "100000/min", "PROBE_LOG": str(log)}
+           "THROTTLE_TOKEN": "100000/min", "PROBE_LOG": str(log), "LOGIN_FAILURE_LIMIT_ADDRESS": "10"}
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECURE_HTTPS", "SECRET_KEY",
                                            "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE")})
     recreate_database(db_url, name)
@@ -485,8 +540,10 @@ def main():
     try:
         needed = 1 + args.trials + args.redis_matches
         token, matches, second = load_data(2 * needed + 2)
-        server = start_server(env, port, args.workers, "--timeout", "60", stdout=subprocess.DEVNULL,
-                              stderr=open(env["PROBE_LOG"], "w"))  # noqa: SIM115
+        server = Production(env, port, web_workers=args.workers, live_workers=1, directory=str(log.parent / "nginx"),
+                            stdout=subprocess.DEVNULL, stderr=open(env["PROBE_LOG"], "w"))  # noqa: SIM115
+        os.makedirs(server.directory, exist_ok=True)
+        server.start()
         if not wait_port(port, 60):
             sys.exit("the server did not start")
         client = Client(port, token)
@@ -510,9 +567,11 @@ def main():
             matches[1 + args.trials:1 + args.trials + args.redis_matches], redis, args.hands)
         if not args.no_sweep:
             results.update(probe_sweep(client, env, redis_port, second, log.parent))
+        run("7. issue #24: a reused Idempotency-Key, internal webhooks, X-Forwarded-For", probe_holes,
+            matches[-1], second[1], redis_port)
     finally:
         if server is not None:
-            stop_server(server)
+            server.stop()
         kill(redis)
         if not args.keep:
             from django.db import connections
@@ -522,7 +581,9 @@ def main():
 
     tried = sum(r["requests tried"] for r in results.values())
     errors = sum(r["500s"] for r in results.values())
-    twice = sum(r.get("hands stored twice", 0) for r in results.values())
+    twice = sum(r.get("hands stored twice", 0) + r.get("hands lost to a reused key", 0) for r in results.values())
+    holes = sum(len(r.get("internal webhook targets accepted", [])) + r.get("lockout bypassed by X-Forwarded-For", 0)
+                for r in results.values())
     stuck = sum(r.get("tasks left stuck", 0) for r in results.values())
     late = [label for label, r in results.items()
             for k, v in r.items() if k.startswith("seconds") and not isinstance(v, (int, float))]
@@ -530,9 +591,10 @@ def main():
         print(f"\n{label}")
         for k, v in r.items():
             print(f"  {k}: {v}")
-    print(f"\nTOTAL: requests tried {tried}, 500s {errors}, hands stored twice {twice}, tasks left stuck {stuck}")
+    print(f"\nTOTAL: requests tried {tried}, 500s {errors}, hands stored twice or lost {twice}, "
+          f"tasks left stuck {stuck}, holes {holes}")
     print(f"(server log: {log}; worker and beat logs beside it)")
-    sys.exit(1 if errors or twice or stuck or late else 0)
+    sys.exit(1 if errors or twice or stuck or late or holes else 0)
 
 
 if __name__ == "__main__":
