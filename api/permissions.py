@@ -3,8 +3,8 @@
 from rest_framework import exceptions, permissions
 
 from tournaments.access import (  # noqa: F401 (re-exported for the views)
-    can_keep_score, is_club_manager, is_organizer, visible_hands, visible_matches, visible_rounds,
-    visible_tournaments,
+    can_create_tournament, can_keep_score, is_club_manager, is_organizer, visible_hands, visible_matches,
+    visible_rounds, visible_tournaments,
 )
 
 
@@ -32,7 +32,14 @@ class ClubMemberWrite(permissions.IsAuthenticatedOrReadOnly):
 
 
 class TournamentWrite(permissions.IsAuthenticatedOrReadOnly):
-    """A tournament is written by staff and its organizers (any signed-in user may create one)."""
+    """A tournament is written by staff and its organizers; created by whom ``TOURNAMENT_CREATORS`` names."""
+
+    def has_permission(self, request, view):
+        if not super().has_permission(request, view):
+            return False
+        if getattr(view, "action", None) == "create" and not can_create_tournament(request.user):
+            raise exceptions.PermissionDenied("Only staff may create tournaments on this site.")
+        return True
 
     def has_object_permission(self, request, view, obj):
         return request.method in permissions.SAFE_METHODS or is_organizer(request.user, obj.pk)

@@ -10,6 +10,7 @@ LIVE_PUSH     default: on when REDIS_URL is set. On, the public pages take live 
               WebSocket (Channels, fanned out through Redis); off, they poll with ETags.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -267,6 +268,20 @@ WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
 WEBHOOK_MAX_RETRIES = int(os.environ.get("WEBHOOK_MAX_RETRIES", "6"))
 WEBHOOK_BACKOFF_MAX = int(os.environ.get("WEBHOOK_BACKOFF_MAX", "600"))
 WEBHOOK_LOG_SIZE = int(os.environ.get("WEBHOOK_LOG_SIZE", "50"))
+# Webhooks reach only public internet addresses (webhooks/targets.py); a club's LAN install lists the networks
+# its own receivers live in, e.g. WEBHOOK_ALLOWED_NETWORKS=192.168.1.0/24 (comma-separated CIDRs, none by default).
+WEBHOOK_ALLOWED_NETWORKS = env_list("WEBHOOK_ALLOWED_NETWORKS")
+for _network in WEBHOOK_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError as _exc:
+        raise ImproperlyConfigured(f"WEBHOOK_ALLOWED_NETWORKS: {_exc}") from _exc
+
+# Who may create a tournament (and so organize it, and register its webhooks): "anyone" signed in (the
+# default), or only "staff" (superusers and staff outside the Volunteers group), who then list its organizers.
+TOURNAMENT_CREATORS = os.environ.get("TOURNAMENT_CREATORS", "anyone").strip().lower() or "anyone"
+if TOURNAMENT_CREATORS not in ("anyone", "staff"):
+    raise ImproperlyConfigured("TOURNAMENT_CREATORS must be 'anyone' or 'staff'")
 
 # --- Django REST framework ---------------------------------------------------
 REST_FRAMEWORK = {

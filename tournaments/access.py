@@ -10,6 +10,7 @@ group. A volunteer is staff only to sign in to the admin; everywhere, the admin 
 just what their roles give them.
 """
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from tournaments.models import Club, Hand, Match, Round, Tournament
@@ -117,11 +118,15 @@ def managed_clubs(user) -> QuerySet:
 
 
 def can_create_tournament(user) -> bool:
-    """Tell whether ``user`` may create a tournament: anyone signed in, as in the API (its creator organizes it).
+    """Tell whether ``user`` may create a tournament (its creator organizes it), by ``TOURNAMENT_CREATORS``:
+    ``anyone`` signed in (the default), or only ``staff`` (``is_unscoped``), who then list its organizers.
 
-    Holding it in a club's name is a second rule, ``clubs_for_tournaments``.
+    Not "club managers": anyone signed in may found a club and manage it, so that would bar nobody.
+    Holding a tournament in a club's name is a second rule, ``clubs_for_tournaments``.
     """
-    return _user(user) is not None
+    if _user(user) is None:
+        return False
+    return getattr(settings, "TOURNAMENT_CREATORS", "anyone") != "staff" or is_unscoped(user)
 
 
 def clubs_for_tournaments(user) -> QuerySet:

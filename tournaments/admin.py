@@ -303,8 +303,9 @@ class TournamentAdmin(ScopedAdmin):
     change_form_template = "admin/tournaments/tournament/change_form.html"
 
     def has_add_permission(self, request):
-        # Any volunteer allowed to add tournaments may create one, and organizes it from then on.
-        return admin.ModelAdmin.has_add_permission(self, request) and (
+        # Any volunteer allowed to add tournaments may create one, and organizes it from then on (unless
+        # TOURNAMENT_CREATORS keeps creating to staff: access.can_create_tournament).
+        return admin.ModelAdmin.has_add_permission(self, request) and access.can_create_tournament(request.user) and (
             self.has_role(request) or access.managed_clubs(request.user).exists())
 
     class Media:

@@ -102,7 +102,10 @@ class EndpointViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.Retrie
             raise exceptions.ValidationError(exc.messages) from exc
 
     def perform_update(self, serializer):
-        serializer.instance = endpoint_update(endpoint=serializer.instance, **serializer.validated_data)
+        try:
+            serializer.instance = endpoint_update(endpoint=serializer.instance, **serializer.validated_data)
+        except DjangoValidationError as exc:
+            raise exceptions.ValidationError(exc.messages) from exc
 
     def perform_destroy(self, instance):
         endpoint_delete(endpoint=instance)

@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Tournament
 
+from .targets import validate_target
+
 EVENTS = (
     ("hand.entered", _("A hand was entered")),
     ("hand.corrected", _("A hand was corrected (or re-scored after an earlier correction)")),
@@ -45,7 +47,8 @@ class Endpoint(models.Model):
     """A URL of an organizer's tool that receives the tournament's events, signed with its own secret."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
-    url = models.URLField(_("URL"), max_length=500, validators=[validate_http_url])
+    url = models.URLField(_("URL"), max_length=500, validators=[validate_http_url, validate_target],
+                           help_text=_("Only public internet addresses (and the networks the site allows)."))
     description = models.CharField(_("description"), max_length=200, blank=True, default="")
     events = models.JSONField(_("events"), default=list, blank=True, validators=[validate_events],
                               help_text=_("The events to send; empty: all of them."))

@@ -16,20 +16,18 @@ import hmac
 import json
 import logging
 import time
-import urllib.error
-import urllib.request
 import uuid
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
 from tournaments.services.hand_data import hand_input_dict
 
 from .models import TEST_EVENT, Delivery, Endpoint, new_secret, validate_events, validate_http_url
+from .targets import TargetRefused, check_url, connection_for, validate_target
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +43,7 @@ RETRYABLE_STATUSES = {408, 425, 429, 500, 502, 503, 504}
 def endpoint_create(*, tournament: Tournament, url: str, events=(), description: str = "", active: bool = True,
                     user=None) -> Endpoint:
     validate_http_url(url)
+    validate_target(url)
     validate_events(list(events))
     return Endpoint.objects.create(tournament=tournament, url=url, events=list(events), description=description,
                                    active=active, created_by=user if getattr(user, "pk", None) else None)
@@ -53,6 +52,7 @@ def endpoint_create(*, tournament: Tournament, url: str, events=(), description:
 def endpoint_update(*, endpoint: Endpoint, **changes) -> Endpoint:
     if "url" in changes:
         validate_http_url(changes["url"])
+        validate_target(changes["url"])
     if "events" in changes:
         changes["events"] = list(changes["events"])
         validate_events(changes["events"])
@@ -88,50 +88,47 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-class _Refused(Exception):
-    """A URL that is never fetched (not http or https)."""
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        return None  # a redirect is the receiver's answer, not a new URL to post the event to
-
-
-_opener = urllib.request.build_opener(_NoRedirect)
-
-
 def delivery_attempt(*, delivery: Delivery) -> tuple[bool, bool]:
-    """Post the delivery's body once and log the answer on it; return (succeeded, worth retrying)."""
+    """Post the delivery's body once and log the answer on it; return (succeeded, worth retrying).
+
+    The URL is checked again first (``targets.check_url``: its host resolves only to public addresses, or to
+    ``WEBHOOK_ALLOWED_NETWORKS``), and the request goes to the addresses that check saw, never to a second
+    lookup's. A refused target is a final failure, with no answer logged: nothing was sent. A redirect is
+    the receiver's answer (http.client follows none).
+    """
     endpoint = delivery.endpoint
     body = delivery.body.encode()
-    status, answer, error, retryable = None, "", "", False
+    status, answer, error, retryable = None, b"", "", False
     started = time.perf_counter()
     try:
-        if urlsplit(endpoint.url).scheme.lower() not in ("http", "https") or not urlsplit(endpoint.url).hostname:
-            raise _Refused("not an http(s) URL: never fetched")
-        request = urllib.request.Request(endpoint.url, data=body, method="POST", headers={
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            "X-Manille-Event": delivery.event,
-            "X-Manille-Delivery": str(delivery.event_id),
-            "X-Manille-Timestamp": str(int(time.time())),
-            "X-Manille-Signature": signature(endpoint.secret, body),
-        })
+        target = check_url(endpoint.url)
+    except TargetRefused as exc:
+        with translation.override(settings.LANGUAGE_CODE):  # the log's language, whoever pressed "test"
+            target, error = None, exc.messages[0][:300]
+        retryable = exc.code == "unresolvable_host"  # DNS may be back at the next attempt; a refusal is final
+    if target is not None:
+        connection = connection_for(target, TIMEOUT)
         try:
-            with _opener.open(request, timeout=TIMEOUT) as response:
-                status, answer = response.status, response.read(RESPONSE_CHARS * 4)
-        except urllib.error.HTTPError as exc:  # a 3xx, 4xx or 5xx answer
-            status, answer = exc.code, exc.read(RESPONSE_CHARS * 4) if exc.fp else b""
-        retryable = status in RETRYABLE_STATUSES
-    except _Refused as exc:
-        error, retryable = str(exc), False
-    except Exception as exc:  # refused, timed out, DNS, TLS...
-        error = f"{type(exc).__name__}: {exc}"[:300]
-        retryable = True
+            connection.request("POST", target.path, body=body, headers={
+                "Content-Type": "application/json",
+                "User-Agent": USER_AGENT,
+                "X-Manille-Event": delivery.event,
+                "X-Manille-Delivery": str(delivery.event_id),
+                "X-Manille-Timestamp": str(int(time.time())),
+                "X-Manille-Signature": signature(endpoint.secret, body),
+            })
+            response = connection.getresponse()
+            status, answer = response.status, response.read(RESPONSE_CHARS * 4)
+            retryable = status in RETRYABLE_STATUSES
+        except Exception as exc:  # refused, timed out, TLS...
+            status, answer = None, b""
+            error = f"{type(exc).__name__}: {exc}"[:300]
+            retryable = True
+        finally:
+            connection.close()
     duration = int((time.perf_counter() - started) * 1000)
     ok = status is not None and 200 <= status < 300
-    if isinstance(answer, bytes):
-        answer = answer.decode("utf-8", errors="replace")
+    answer = answer.decode("utf-8", errors="replace")
     Delivery.objects.filter(pk=delivery.pk).update(
         attempts=delivery.attempts + 1, response_status=status, response_body=answer[:RESPONSE_CHARS],
         duration_ms=duration, error=error, attempted_at=timezone.now(),

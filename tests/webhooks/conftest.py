@@ -9,9 +9,10 @@ import pytest
 class Receiver:
     """Answers each POST with the next status of ``script`` (the last one repeats) and records it."""
 
-    def __init__(self):
+    def __init__(self, host: str = "127.0.0.1", port: int = 0):
         self.requests: list[dict] = []
         self.script: list[int] = [200]
+        self.headers: dict[str, str] = {}  # sent with every answer (a redirect's Location)
         self.lock = threading.Lock()
         receiver = self
 
@@ -24,14 +25,17 @@ class Receiver:
                     receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain")
+                for name, value in receiver.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(f"answer {n + 1}: {status}".encode() + b" x" * 2000)
 
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        self.server = ThreadingHTTPServer((host, port), Handler)
+        self.port = self.server.server_port
+        self.url = f"http://{host}:{self.port}/hook"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 

@@ -26,6 +26,13 @@ pytestmark = pytest.mark.django_db
 SEATS = "NESW"
 
 
+@pytest.fixture(autouse=True)
+def _loopback_receivers(settings):
+    """These tests' receivers listen on 127.0.0.1, which webhooks may reach only when the site allows it
+    (tests/webhooks/test_targets.py checks the refusals with the default setting: nothing allowed)."""
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+
+
 def client_for(user) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
