@@ -22,10 +22,20 @@ from tournaments.models import Match
 
 from . import pages
 
-#: Rows of the hand grid on one A4 sheet, shared between the games when there is one grid per game.
-SHEET_ROWS = 36
-#: Up to this many games, one grid per game; past it, one grid with a game column (a sheet stays one page).
-GRIDS_UP_TO = 3
+#: A game played to a target gets a row for every this many points of it (a Belgian game to 101: 21 rows;
+#: the demo's longest ran to 17 hands), and never fewer than MIN_ROWS; a game of a fixed number of rounds
+#: gets exactly its deals. Each game has its own grid, kept whole on a page; a match's games continue on
+#: the next page when they do not fit one (print.css).
+POINTS_PER_ROW = 5
+MIN_ROWS = 12
+
+
+def rows_per_game(target: int | None, rounds: int | None) -> int:
+    """The hand rows a game needs on paper: its deals when it has a fixed number of rounds of four, else
+    room for a long game to its target."""
+    if target is None and rounds:
+        return 4 * rounds
+    return max(MIN_ROWS, -(-(target or 0) // POINTS_PER_ROW))
 
 
 # -- standings and rounds -----------------------------------------------------------------------------------
@@ -90,11 +100,8 @@ def _game_facts(tournament) -> dict:
     if target is None and "rounds" in variant.options:
         rounds = options.get("rounds", variant.options["rounds"].default)
     best_of = tournament.effective_best_of
-    if best_of <= GRIDS_UP_TO:
-        grids = list(range(1, best_of + 1))
-        rows = range(1, SHEET_ROWS // best_of + 1)
-    else:
-        grids, rows = [None], range(1, SHEET_ROWS + 1)
+    grids = list(range(1, best_of + 1))
+    rows = range(1, rows_per_game(target, rounds) + 1)
     return {"variant": variant, "best_of": best_of, "target": target, "rounds": rounds,
             "wins_needed": best_of // 2 + 1, "grids": grids, "rows": rows, "games": range(1, best_of + 1),
             "turned": variant.trump_mode == "turned"}

@@ -164,13 +164,65 @@ def test_round_sheets_one_per_table_no_bye(client):
         assert "http://testserver" + reverse("web:match", args=[tournament.slug, m.pk]) in html
 
 
-def test_best_of_five_is_one_compact_grid(client):
+def hand_rows(html: str) -> list[int]:
+    """The hand rows of each game's grid on a sheet."""
+    return [grid.count('class="num hand-number"') for grid in html.split('class="sheet-grid"')[1:]]
+
+
+def test_a_belgian_sheet_has_room_for_a_long_game_in_each_game(client):
+    """Issue 25, defect 2: 12 rows a game, when the demo's own Belgian games ran to 13 and 17 hands."""
+    tournament, rnd = make_tournament(1)
+    match = rnd.matches.get(table=1)
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    assert hand_rows(html) == [21, 21, 21]  # a game to 101: a row for every 5 points
+    # A loose second page says whose it is.
+    assert html.count(f"Round {rnd.number} · Table 1") == 1 + 2
+
+
+def test_best_of_five_has_a_grid_per_game(client):
     tournament, rnd = make_tournament(1)
     tournament.best_of = 5
+    tournament.options = {"target": 41}
     tournament.save()
     match = rnd.matches.get(table=1)
     html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
-    assert html.count('class="sheet-grid"') == 1 and "Game 1" not in html and "best of 5" in html
+    assert hand_rows(html) == [12] * 5 and "Game 5" in html and "best of 5" in html
+
+
+def test_a_game_of_fixed_rounds_has_exactly_its_deals(client):
+    tournament, rnd = make_tournament(1)
+    tournament.variant, tournament.best_of, tournament.options = "classic-malilla", 1, {"rounds": 6}
+    tournament.save()
+    match = rnd.matches.get(table=1)
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    assert hand_rows(html) == [24]
+
+
+def test_a_best_of_three_sheet_continues_on_a_second_page_with_each_grid_whole(client, small):
+    pytest.importorskip("weasyprint")
+    from weasyprint import HTML
+
+    tournament, rnd = small
+    match = rnd.matches.exclude(ew=None).order_by("table").first()
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    from web.print_views import _local_fetcher
+
+    try:
+        document = HTML(string=html, base_url="http://testserver/", url_fetcher=_local_fetcher("http://testserver/"))
+        rendered = document.render()
+    except OSError as exc:  # no pango
+        pytest.skip(f"WeasyPrint cannot render here: {exc}")
+    assert len(rendered.pages) == 2
+    # Each game's 21 rows on one page: hand 1 and hand 21 of a game never on different pages.
+    texts = ["".join(box.text for box in _text_boxes(page._page_box)) for page in rendered.pages]
+    assert texts[0].count("Game") >= 1 and texts[1].count("Game") >= 1
+
+
+def _text_boxes(box):
+    if hasattr(box, "text"):
+        yield box
+    for child in getattr(box, "children", []):
+        yield from _text_boxes(child)
 
 
 def test_bye_and_other_tournaments_match_have_no_sheet(client, small):
