@@ -6,6 +6,7 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
 
 - ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field, message);
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
+- ``tournaments.services.errors.IdempotencyKeyMismatch``: 422 ``client_error`` ``idempotency_key_mismatch``;
 - any other ``ServiceError``: 400 ``validation_error``;
 - a protected/restricted delete or an integrity race in the database: 409 ``client_error``;
 - hostile input: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` 413 ``too_large``, JSON nested too
@@ -42,6 +43,14 @@ class ConflictError(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The request conflicts with the current state of the resource."
     default_code = "conflict"
+
+
+class UnprocessableError(exceptions.APIException):
+    """422: the request is well-formed but cannot be processed (an Idempotency-Key used for another request)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "The request cannot be processed."
+    default_code = "unprocessable"
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -82,6 +91,8 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, ServiceError):
             if exc.status == 409:  # a Conflict
                 return conflict(exc.code or "conflict", exc.message)
+            if exc.status == 422:  # an IdempotencyKeyMismatch
+                return UnprocessableError(ErrorDetail(exc.message, code=exc.code or "unprocessable"))
             return RuleValidationError([_Violation(exc.code or "invalid", exc.field, exc.message)])
         if isinstance(exc, (ProtectedError, RestrictedError)):
             return conflict("protected", "This object is still referred to by others and cannot be deleted.")
