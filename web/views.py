@@ -8,6 +8,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
 from tournaments import versions
+from tournaments.query_text import search_text
 
 from . import pages, regions
 
@@ -88,7 +89,7 @@ def _live_headers(response, etag):
 
 def home(request):
     """Running, upcoming and finished tournaments, searchable by name, club, city or variant."""
-    q = request.GET.get("q", "").strip()[:100]
+    q = search_text(request.GET)
     status = request.GET.get("status", "")
     qs = pages.tournaments_for(request.user)
     if q:
