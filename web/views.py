@@ -199,7 +199,9 @@ def wall(request, slug):
         return unchanged
     tournament = pages.tournament_or_404(request.user, slug)
     seconds = request.GET.get("seconds", "")
-    ctx = {"tournament": tournament, "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
+    # isdigit() would let "²" through to int(), and int() refuses more than 4,300 digits: both a 500.
+    seconds = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) <= 4 else 15
+    ctx = {"tournament": tournament, "seconds": max(5, min(120, seconds))}
 
     def fill(ctx):
         ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)

@@ -252,3 +252,10 @@ def test_a_real_server_answers_a_token_that_is_no_utf8_401_and_a_null_search_400
     logged = log_path.read_text()
     assert "Internal Server Error" not in logged and " ERROR " not in logged, logged[-3000:]
     assert "WARNING django.request" in logged  # the 400s are logged as Django logs a bad request
+
+
+@pytest.mark.parametrize("seconds", ["%C2%B2", "9" * 5000, "%00", "-5", "30"])
+def test_the_walls_seconds_never_answer_a_500(seconds):
+    tournament = TournamentFactory(public=True)
+    response = Client().get(f"/t/{tournament.slug}/wall/?seconds={seconds}")
+    assert response.status_code == 200
