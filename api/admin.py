@@ -2,11 +2,13 @@
 
 from django.contrib import admin
 
+from tournaments.query_text import NullSafeAdminMixin
+
 from .models import AuthToken
 
 
 @admin.register(AuthToken)
-class AuthTokenAdmin(admin.ModelAdmin):
+class AuthTokenAdmin(NullSafeAdminMixin, admin.ModelAdmin):
     list_display = ("token_key", "user", "device", "created", "expiry")
     list_filter = ("created",)
     search_fields = ("token_key", "device", "user__username")

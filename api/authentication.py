@@ -56,7 +56,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
     def authenticate_credentials(self, token):
         """knox's ``authenticate_credentials`` over ``_tokens`` (the same checks in the same order)."""
         msg = _("Invalid token.")
-        token = token.decode("utf-8")
+        try:
+            token = token.decode("utf-8")
+        except UnicodeDecodeError:  # a header's bytes that are no UTF-8 (``caf\xe9``) hold no token of ours
+            raise exceptions.AuthenticationFailed(msg) from None
+        if "\x00" in token:  # nor a null character, which PostgreSQL refuses in text
+            raise exceptions.AuthenticationFailed(msg)
         for auth_token in _tokens(token[:CONSTANTS.TOKEN_KEY_LENGTH]):
             if self._cleanup_token(auth_token):
                 continue

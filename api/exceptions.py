@@ -6,6 +6,7 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
 
 - ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field, message);
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
+- ``tournaments.services.errors.IdempotencyKeyMismatch``: 422 ``client_error`` ``idempotency_key_mismatch``;
 - any other ``ServiceError``: 400 ``validation_error``;
 - a protected/restricted delete or an integrity race in the database: 409 ``client_error``;
 - a database fault (the server away, the connection ended, no connection to be had): 503
@@ -56,6 +57,14 @@ class DatabaseUnavailable(exceptions.APIException):
     wait = RETRY_AFTER_SECONDS  # the handler's Retry-After
 
 
+class UnprocessableError(exceptions.APIException):
+    """422: the request is well-formed but cannot be processed (an Idempotency-Key used for another request)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "The request cannot be processed."
+    default_code = "unprocessable"
+
+
 class PayloadTooLarge(exceptions.APIException):
     """413: the request body is larger than the service accepts."""
 
@@ -94,6 +103,8 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, ServiceError):
             if exc.status == 409:  # a Conflict
                 return conflict(exc.code or "conflict", exc.message)
+            if exc.status == 422:  # an IdempotencyKeyMismatch
+                return UnprocessableError(ErrorDetail(exc.message, code=exc.code or "unprocessable"))
             return RuleValidationError([_Violation(exc.code or "invalid", exc.field, exc.message)])
         if isinstance(exc, (ProtectedError, RestrictedError)):
             return conflict("protected", "This object is still referred to by others and cannot be deleted.")

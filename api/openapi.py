@@ -45,6 +45,19 @@ class ErrorResponse409Serializer(serializers.Serializer):
     errors = ConflictErrorSerializer(many=True)
 
 
+class MismatchErrorSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=[("idempotency_key_mismatch", "idempotency_key_mismatch")])
+    detail = serializers.CharField()
+    attr = serializers.CharField(allow_null=True)
+
+
+class ErrorResponse422Serializer(serializers.Serializer):
+    """422: the Idempotency-Key was already used for another request (the IETF Idempotency-Key draft's answer)."""
+
+    type = serializers.ChoiceField(choices=ClientErrorEnum.choices)
+    errors = MismatchErrorSerializer(many=True)
+
+
 class ErrorsAutoSchema(BaseAutoSchema):
     """Document 409 where a view can conflict, and rule-violation 400s where the engine checks."""
 
@@ -201,8 +214,11 @@ DESCRIPTIONS = {
                            + _PUBLIC,
     "v1_matches_hands_create": "Enter the next hand of the game in progress, as a summary (tricks and points) or "
                                "as the full card play. The rules engine checks it and computes every score; a "
-                               "violation is a 400 with the rule's code. Send `Idempotency-Key` to make a retry "
-                               "safe. Organizers, scorekeepers or staff; 409 when the hand was already entered.",
+                               "violation is a 400 with the rule's code. Send `Idempotency-Key` (a new one for every "
+                               "hand) to make a retry safe: the same request again answers the stored hand; the "
+                               "key with another request is a 422 (`idempotency_key_mismatch`), with a hand of "
+                               "another match a 409 (`idempotency_key_reused`). Organizers, scorekeepers or staff; "
+                               "409 when the hand was already entered.",
     "v1_matches_games_create": "Start the match's next game with the dealer drawn at the table (optional: the "
                                "first hand entered starts it too). Needed to record a Classic Malilla favourite "
                                "suit or a Mexican albur. Organizers, scorekeepers or staff.",

@@ -51,6 +51,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
@@ -71,7 +72,7 @@ def _scope(user, role: str):
     return access.managed_clubs(user)
 
 
-class ScopedAdmin(admin.ModelAdmin):
+class ScopedAdmin(NullSafeAdminMixin, admin.ModelAdmin):
     """Rows reached through the user's roles only; another tournament's object is a 404, as if it did not exist."""
 
     role = "scorekeeper"  # "organizer", "scorekeeper" or "club"
@@ -230,7 +231,7 @@ def _people_picker(request) -> bool:
 User = get_user_model()
 
 
-class VolunteerUserAdmin(BaseUserAdmin):
+class VolunteerUserAdmin(NullSafeAdminMixin, BaseUserAdmin):
     """Django's user admin, also answering an organizer's search for a tournament's people.
 
     The search offers active users only, by username, name or e-mail; a volunteer never sees a user's page.

@@ -364,6 +364,9 @@ class Hand(models.Model):
     labels = models.JSONField(default=list, blank=True)
     # Bookkeeping.
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    # The request the key was first used for: sha256 (hex) of its canonical form, written with the hand
+    # and never changed by a correction (tournaments.services.hands.request_fingerprint).
+    idempotency_fingerprint = models.CharField(max_length=64, null=True, blank=True, editable=False)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

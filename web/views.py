@@ -8,6 +8,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
 from tournaments import versions
+from tournaments.query_text import search_text
 
 from . import pages, regions
 
@@ -88,7 +89,7 @@ def _live_headers(response, etag):
 
 def home(request):
     """Running, upcoming and finished tournaments, searchable by name, club, city or variant."""
-    q = request.GET.get("q", "").strip()[:100]
+    q = search_text(request.GET)
     status = request.GET.get("status", "")
     qs = pages.tournaments_for(request.user)
     if q:
@@ -198,7 +199,9 @@ def wall(request, slug):
         return unchanged
     tournament = pages.tournament_or_404(request.user, slug)
     seconds = request.GET.get("seconds", "")
-    ctx = {"tournament": tournament, "seconds": max(5, min(120, int(seconds))) if seconds.isdigit() else 15}
+    # isdigit() would let "²" through to int(), and int() refuses more than 4,300 digits: both a 500.
+    seconds = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) <= 4 else 15
+    ctx = {"tournament": tournament, "seconds": max(5, min(120, seconds))}
 
     def fill(ctx):
         ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)

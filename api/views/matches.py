@@ -12,10 +12,12 @@ from tournaments import versions
 from tournaments.models import Game, Hand, Match
 from tournaments.selectors import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
 
 from ..filters import MatchFilter
-from ..openapi import EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
+from ..openapi import (
+    EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND, ErrorResponse422Serializer,
+)
 from ..permissions import ResultWrite, visible_hands, visible_matches
 from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandPatchSerializer,
@@ -26,8 +28,12 @@ from .conditional import VisitorNotModified, public_answer, versioned
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
-    description="Repeating a request with the same key (1-100 printable characters) returns the first answer "
-                "and stores nothing new. Keys are scoped to the user.",
+    description="A key of your own for this hand (1-100 printable ASCII characters, no spaces; scoped to your "
+                "user), new for every hand: a UUID, or the tournament, round, table, game and hand number. "
+                "Repeating the same request with it (the same match and hand, in any key order, and the same "
+                "`number` and `game` if sent) returns the stored hand with `Idempotent-Replayed: true` and stores "
+                "nothing new, also after the hand was corrected. The key with another hand or body is refused, "
+                "422 `idempotency_key_mismatch`; with a hand of another match, 409 `idempotency_key_reused`.",
 )
 IF_NONE_MATCH = OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False,
                                  description="An ETag of an earlier answer: 304 while nothing changed.")
@@ -100,13 +106,13 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
-                   responses={201: HandResultSerializer},
+                   responses={201: HandResultSerializer,
+                              422: OpenApiResponse(ErrorResponse422Serializer,
+                                                   description="The Idempotency-Key was already used for another "
+                                                               "hand or body (`idempotency_key_mismatch`).")},
                    examples=[EXAMPLE_BELGIAN_HAND, EXAMPLE_SPANISH_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL])
     @action(detail=True, methods=["post"])
     def hands(self, request, pk=None):
-        data = plain(validated(HAND_BODY, request.data))
-        number = data.pop("number", None)
-        game_number = data.pop("game", None)
         key = request.headers.get("Idempotency-Key")
         if key is not None:
             if not KEY_RE.match(key):
@@ -115,6 +121,13 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
                         "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
                         code="invalid")]})
             key = f"{request.user.pk}:{key}"
+        try:
+            data = plain(validated(HAND_BODY, request.data))
+        except (exceptions.ValidationError, exceptions.ParseError):
+            hand_key_refuse_invalid(idempotency_key=key)  # 422 when the key is stored: not its retry
+            raise
+        number = data.pop("number", None)
+        game_number = data.pop("game", None)
         # One statement locks the match and tells whether the user may see it and keep its score (the
         # queries of get_object() and ResultWrite, under the lock).
         try:

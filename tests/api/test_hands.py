@@ -113,6 +113,71 @@ def test_a_retry_with_the_same_idempotency_key_returns_the_first_answer(match, s
     assert other.json()["number"] == 2 and Hand.objects.count() == 2
 
 
+def test_a_retry_with_its_fields_in_another_order_is_replayed(match, scorekeeper):
+    client = client_for(scorekeeper)
+    first = client.post(hands_url(match), '{"dealer": "N", "trump": "H", "tricks": {"ns": 5, "ew": 3}, '
+                        '"points": {"ns": 37, "ew": 23}, "number": 1}', content_type="application/json",
+                        HTTP_IDEMPOTENCY_KEY="k-order")
+    retry = client.post(hands_url(match), '{"number": 1, "points": {"ew": 23, "ns": 37}, "tricks": {"ew": 3, "ns": 5},'
+                        ' "trump": "H", "blind": false, "dealer": "N"}', content_type="application/json",
+                        HTTP_IDEMPOTENCY_KEY="k-order")
+    assert first.status_code == retry.status_code == 201, retry.json()
+    assert retry["Idempotent-Replayed"] == "true" and retry.json()["id"] == first.json()["id"]
+    assert Hand.objects.count() == 1
+
+
+def test_a_key_used_again_for_another_hand_is_a_422_and_no_hand_is_lost(match, scorekeeper):
+    """Issue 24: keys by table and hand number (``t1-h1``) come round again in game 2. Its hand 1 is not
+    a retry of game 1's: 422 ``idempotency_key_mismatch``, nothing stored, game 1's hand unchanged."""
+    client = client_for(scorekeeper)
+    first = client.post(hands_url(match), summary("N", 60, tricks=(8, 0)), format="json", HTTP_IDEMPOTENCY_KEY="t1-h1")
+    for n in range(2, 20):
+        body = client.post(hands_url(match), summary(SEATS[(n - 1) % 4], 60, tricks=(8, 0)), format="json",
+                           HTTP_IDEMPOTENCY_KEY=f"t1-h{n}").json()
+        if body["game_winner"]:
+            break
+    hands = Hand.objects.count()
+    response = client.post(hands_url(match), summary(SEATS[n % 4], 37), format="json", HTTP_IDEMPOTENCY_KEY="t1-h1")
+    assert response.status_code == 422, response.json()
+    assert response.json() == {"type": "client_error", "errors": [
+        {"code": "idempotency_key_mismatch", "attr": None, "detail": response.json()["errors"][0]["detail"]}]}
+    assert "Idempotent-Replayed" not in response
+    assert Hand.objects.count() == hands
+    stored = Hand.objects.get(pk=first.json()["id"])
+    assert (stored.game.number, stored.number, stored.points_ns) == (1, 1, 60)
+    # The original request again is still its retry; the new hand with a key of its own is stored.
+    again = client.post(hands_url(match), summary("N", 60, tricks=(8, 0)), format="json", HTTP_IDEMPOTENCY_KEY="t1-h1")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again.json()["id"] == stored.pk
+    new = client.post(hands_url(match), summary(SEATS[n % 4], 37), format="json", HTTP_IDEMPOTENCY_KEY="t1-g2-h1")
+    assert new.status_code == 201 and (new.json()["game"], new.json()["number"]) == (2, 1)
+
+
+def test_a_retry_after_the_hand_was_corrected_is_still_replayed(match, scorekeeper):
+    client = client_for(scorekeeper)
+    first = client.post(hands_url(match), summary("N", 37), format="json", HTTP_IDEMPOTENCY_KEY="k-fix").json()
+    fixed = client.patch(f"/api/v1/hands/{first['id']}/", {"points": {"ns": 40, "ew": 20}}, format="json")
+    assert fixed.status_code == 200, fixed.json()
+    retry = client.post(hands_url(match), summary("N", 37), format="json", HTTP_IDEMPOTENCY_KEY="k-fix")
+    assert retry.status_code == 201 and retry["Idempotent-Replayed"] == "true"
+    assert retry.json()["id"] == first["id"] and retry.json()["points"] == {"ns": 40, "ew": 20}
+    assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize("body", [summary("N", 37, tricks=(5, 4)),  # refused by the engine
+                                  {"dealer": "N", "tricks": "five"},  # refused by the serializer
+                                  "{not json"])  # refused by the parser
+def test_an_invalid_body_with_a_stored_key_is_a_422_and_with_a_new_key_a_400(match, scorekeeper, body):
+    client = client_for(scorekeeper)
+    client.post(hands_url(match), summary("N", 37), format="json", HTTP_IDEMPOTENCY_KEY="k-body")
+    send = ({"data": body, "content_type": "application/json"} if isinstance(body, str)
+            else {"data": body, "format": "json"})
+    stored_key = client.post(hands_url(match), HTTP_IDEMPOTENCY_KEY="k-body", **send)
+    assert stored_key.status_code == 422 and stored_key.json()["errors"][0]["code"] == "idempotency_key_mismatch"
+    new_key = client.post(hands_url(match), HTTP_IDEMPOTENCY_KEY="k-other", **send)
+    assert new_key.status_code == 400
+    assert Hand.objects.count() == 1
+
+
 def test_idempotency_keys_are_scoped_to_the_user(match, scorekeeper, organizer):
     client_for(scorekeeper).post(hands_url(match), summary("N"), format="json", HTTP_IDEMPOTENCY_KEY="k1")
     second = client_for(organizer).post(hands_url(match), summary("E"), format="json", HTTP_IDEMPOTENCY_KEY="k1")

@@ -9,9 +9,11 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import MatchFactory, TournamentFactory
 from tournaments.models import Game, Hand, Match, Round
-from tournaments.services.errors import Conflict
+from tournaments.services.errors import Conflict, IdempotencyKeyMismatch
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+from tournaments.services.hands import (
+    hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid, request_fingerprint,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -137,6 +139,77 @@ def test_an_idempotency_key_of_another_match_is_a_conflict(belgian_match):
         hand_enter(match=other, data=summary("N", 37), idempotency_key="k-2")
 
 
+def test_a_retry_in_another_key_order_or_with_nulls_for_absent_fields_is_the_same_request(belgian_match):
+    first, _ = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-order")
+    reordered = {"points": {"ew": 23, "ns": 37}, "tricks": {"ew": 4, "ns": 4}, "trump": "H", "dealer": "N",
+                 "blind": None, "penalty": None, "doublings": 0}
+    again, created = hand_enter(match=belgian_match, data=reordered, idempotency_key="k-order")
+    assert (again.pk, created) == (first.pk, False)
+    assert Hand.objects.count() == 1
+
+
+def test_a_key_used_again_for_another_hand_is_refused_and_nothing_is_lost(belgian_match):
+    """Issue 24: a client keying hands by table and hand number reuses hand 1's key for hand 1 of game 2.
+    The second request is not the first one's retry: refused, and the first hand stays as it was."""
+    first, _ = hand_enter(match=belgian_match, data=summary("N", 60), idempotency_key="t1-h1")
+    play_boam(belgian_match, first_dealer_index=1, ns_points=60)
+    assert belgian_match.games.get(number=1).status == Game.Status.FINISHED
+    hands = Hand.objects.count()
+    with pytest.raises(IdempotencyKeyMismatch) as refused:
+        hand_enter(match=belgian_match, data=summary("E", 37), idempotency_key="t1-h1")
+    assert refused.value.code == "idempotency_key_mismatch" and refused.value.status == 422
+    assert Hand.objects.count() == hands and not belgian_match.games.filter(number=2).exists()
+    stored = Hand.objects.get(pk=first.pk)
+    assert (stored.game.number, stored.number, stored.points_ns, stored.idempotency_key) == (1, 1, 60, "t1-h1")
+    # Another hand in the same game, another number asked for, a body that is no hand: each a mismatch.
+    for data, extra in ((summary("N", 37), {}), (summary("N", 60), {"number": 1}),
+                        (summary("N", 60), {"game_number": 1}), ({"dealer": 7}, {})):
+        with pytest.raises(IdempotencyKeyMismatch):
+            hand_enter(match=belgian_match, data=data, idempotency_key="t1-h1", **extra)
+    assert Hand.objects.count() == hands
+    # With a key of its own the hand is stored.
+    hand, created = hand_enter(match=belgian_match, data=summary("E", 37), idempotency_key="t1-g2-h1")
+    assert created and (hand.game.number, hand.number) == (2, 1)
+
+
+def test_the_fingerprint_is_the_request_at_entry_so_a_retry_after_a_correction_is_still_a_retry(belgian_match):
+    first, _ = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-fix", number=1, game_number=1)
+    expected = request_fingerprint(match_id=belgian_match.pk, entered=scoring.Hand.from_dict(summary("N", 37)),
+                                   number=1, game_number=1)
+    assert Hand.objects.get(pk=first.pk).idempotency_fingerprint == expected
+    assert first.history.get().idempotency_fingerprint == expected  # the record written with the hand
+    hand_correct(hand=Hand.objects.get(pk=first.pk), data={"points": {"ns": 40, "ew": 20}})
+    again, created = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-fix", number=1,
+                                game_number=1)
+    assert (again.pk, created, again.points_ns) == (first.pk, False, 40)  # the stored hand, as corrected
+    assert Hand.objects.get(pk=first.pk).idempotency_fingerprint == expected
+    with pytest.raises(IdempotencyKeyMismatch):  # the corrected hand is not what the key was sent with
+        hand_enter(match=belgian_match, data=summary("N", 40), idempotency_key="k-fix", number=1, game_number=1)
+    assert Hand.objects.count() == 1
+
+
+def test_a_hand_without_a_key_keeps_no_fingerprint(belgian_match):
+    hand, _ = hand_enter(match=belgian_match, data=summary("N", 37))
+    assert Hand.objects.get(pk=hand.pk).idempotency_fingerprint is None
+
+
+def test_a_key_stored_before_fingerprints_were_kept_is_judged_by_the_hands_input(belgian_match):
+    first, _ = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-old")
+    Hand.objects.filter(pk=first.pk).update(idempotency_fingerprint=None)  # as the migration leaves older hands
+    again, created = hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-old")
+    assert (again.pk, created) == (first.pk, False)
+    with pytest.raises(IdempotencyKeyMismatch):
+        hand_enter(match=belgian_match, data=summary("E", 37), idempotency_key="k-old")
+
+
+def test_an_invalid_body_with_a_stored_key_is_a_mismatch_and_with_a_new_key_its_own_refusal(belgian_match):
+    hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-body")
+    with pytest.raises(IdempotencyKeyMismatch):
+        hand_key_refuse_invalid(idempotency_key="k-body")
+    hand_key_refuse_invalid(idempotency_key="k-new")  # a new key: the caller answers the body's refusal
+    hand_key_refuse_invalid(idempotency_key=None)
+
+
 def test_an_expected_number_already_entered_is_a_conflict(belgian_match):
     hand_enter(match=belgian_match, data=summary("N", 37), number=1)
     with pytest.raises(Conflict) as conflict:
@@ -256,7 +329,9 @@ def test_an_entered_hand_is_stored_with_its_history_record_game_and_match_at_onc
         assert getattr(record, field.attname) == getattr(stored, field.attname) == getattr(hand, field.attname), \
             field.name
     assert (record.history_type, record.history_change_reason, record.history_user) == ("+", "entered", scorekeeper)
-    assert created and stored.idempotency_key == "k-2"
+    assert created and stored.idempotency_key == "k-2" and len(stored.idempotency_fingerprint) == 64
+    if connection.vendor == "postgresql":  # the one statement dates the record with the hand's own moment
+        assert record.history_date == stored.updated_at
     game, match = Game.objects.get(pk=hand.game_id), Match.objects.get(pk=belgian_match.pk)
     assert (game.total_ns, game.total_ew, game.next_dealer) == (hand.total_ns, hand.total_ew, "S")
     assert game.updated_at >= stored.created_at and match.updated_at >= stored.created_at

@@ -8,6 +8,8 @@ keeps (``Game.engine_state``): the same result as folding the whole game (tested
 its hands. A game that keeps no state for its hands (a row from before it was kept) is folded whole.
 """
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping
 
 import scoring
@@ -15,7 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models.signals import post_save
 
 from tournaments.models import Game, Hand, Match
-from tournaments.services.errors import Conflict
+from tournaments.services.errors import Conflict, IdempotencyKeyMismatch
 from tournaments.services.games import (
     MATCH_RESULT_FIELDS,
     _game_start_locked,
@@ -163,6 +165,52 @@ def _refuse_repeated_deciding_hand(games: list[Game], played: int, entered: scor
                        "send its number (1)", field="number")
 
 
+def request_fingerprint(*, match_id: int, entered: scoring.Hand, number: int | None = None,
+                        game_number: int | None = None) -> str:
+    """The fingerprint of a hand's request, kept with its Idempotency-Key (``Hand.idempotency_fingerprint``).
+
+    What decides what is stored, in canonical form: the match, the hand as the rules engine reads it
+    (``entered``: ``scoring.Hand.from_dict(data)``, so another key order or an equivalent input, such
+    as a ``null`` for an absent field, is the same request), and the hand and game numbers when the
+    request names them. sha256 of its JSON with sorted keys, in hex.
+    """
+    canonical = json.dumps({"match": match_id, "hand": entered.to_dict(), "number": number, "game": game_number},
+                           sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+_MISMATCH = ("this Idempotency-Key was already used for another hand; a retry must repeat its request unchanged, "
+             "and every hand needs a key of its own")
+
+
+def _replay(existing: Hand, match_id: int, data: Mapping, number: int | None, game_number: int | None) -> Hand:
+    """Answer a request whose Idempotency-Key is stored with ``existing``: the hand itself when the request is
+    the one it was stored with (a retry), else refuse it (409 ``idempotency_key_reused`` for another match,
+    422 ``idempotency_key_mismatch`` for another hand or a body that is not a hand)."""
+    if existing.game.match_id != match_id:
+        raise Conflict("idempotency_key_reused", "this Idempotency-Key was already used for a hand of another match")
+    try:
+        entered = scoring.Hand.from_dict(data)
+    except scoring.RuleViolation:
+        raise IdempotencyKeyMismatch(_MISMATCH) from None
+    if existing.idempotency_fingerprint is None:  # stored before fingerprints were kept: its input decides
+        same = _same_input(existing, entered)
+    else:
+        same = existing.idempotency_fingerprint == request_fingerprint(
+            match_id=match_id, entered=entered, number=number, game_number=game_number)
+    if not same:
+        raise IdempotencyKeyMismatch(_MISMATCH)
+    return existing
+
+
+def hand_key_refuse_invalid(*, idempotency_key: str | None) -> None:
+    """Refuse (422 ``idempotency_key_mismatch``) a hand's request whose body was refused before ``hand_enter``
+    (it did not validate) when its Idempotency-Key is stored: the stored request was valid, so this one is
+    not its retry. Returns when the key is new (or none): the caller then answers the body's refusal."""
+    if idempotency_key and Hand.objects.filter(idempotency_key=idempotency_key).exists():
+        raise IdempotencyKeyMismatch(_MISMATCH)
+
+
 class _Clash(Exception):
     """A unique constraint refused the new hand (its number, or its idempotency key): answered after the rollback."""
 
@@ -185,9 +233,12 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
     refuse. The returned hand's ``game`` is its game as saved and ``game.match`` the match as
     saved, both current (the game is the match's last).
 
-    An idempotency key costs nothing while it is new: the hand is inserted with it, and only a
-    refusal (the unique key, or a rule a retry breaks once its first attempt is stored) looks for
-    the hand stored under it, after the rollback, and answers that one.
+    An idempotency key costs nothing while it is new: the hand is inserted with it and with the
+    fingerprint of its request (``request_fingerprint``), and only a refusal (the unique key, or a
+    rule a retry breaks once its first attempt is stored) looks for the hand stored under it, after
+    the rollback: the same request (the same fingerprint) is answered that hand, another one is
+    refused, ``IdempotencyKeyMismatch`` (422), so that a key used twice never loses a hand. The
+    fingerprint is the request's at entry: a correction of the hand does not change it.
     """
     pk = match.pk if match is not None else match_id
     try:
@@ -196,10 +247,10 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
         if idempotency_key:
             existing = Hand.objects.select_related("game").filter(idempotency_key=idempotency_key).first()
             if existing is not None:
-                if existing.game.match_id != pk:
-                    raise Conflict("idempotency_key_reused",
-                                   "this Idempotency-Key was already used for a hand of another match") from exc
-                return existing, False
+                try:
+                    return _replay(existing, pk, data, number, game_number), False
+                except (Conflict, IdempotencyKeyMismatch) as refusal:
+                    raise refusal from exc
         if isinstance(exc, _Clash):
             raise Conflict("hand_exists", f"hand {exc.number} of game {exc.game_number} was entered meanwhile",
                            field="number") from exc
@@ -234,7 +285,9 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
                        field="number")
     folded = _fold_next(game, played, entered)
     hand = Hand(game=game, number=next_number, entered_by=user if getattr(user, "pk", None) else None,
-                idempotency_key=idempotency_key or None)
+                idempotency_key=idempotency_key or None,
+                idempotency_fingerprint=request_fingerprint(match_id=match.pk, entered=entered, number=number,
+                                                            game_number=game_number) if idempotency_key else None)
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
     _game_apply(game, folded, next_number)

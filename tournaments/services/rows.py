@@ -24,7 +24,6 @@ import functools
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import AutoField, Model
-from django.utils import timezone
 
 from tournaments.models import Hand
 
@@ -165,9 +164,12 @@ def _insert_sql(updates: tuple[tuple[type[Model], tuple[str, ...]], ...]) -> tup
     from_h = ", ".join(f"h.{qn(f.column)}" for f in fields)
     history_columns = ", ".join(qn(c) for c in _HISTORY_COLUMNS)
     also = "".join(f", u{i} AS ({update_sql})" for i, (update_sql, _) in enumerate(statements))
+    # The record's date is the hand's ``updated_at`` (the moment of the insert, as the history's own
+    # receiver would take it), not a parameter of its own: every parameter counts (see above).
     sql = (f"WITH h AS (INSERT INTO {qn(Hand._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING *){also} "
            f"INSERT INTO {qn(history.db_table)} ({pk}, {columns}, {history_columns}) "
-           f"SELECT h.{pk}, {from_h}, %s, %s, %s, '+' FROM h RETURNING {pk}")
+           f"SELECT h.{pk}, {from_h}, h.{qn(Hand._meta.get_field('updated_at').column)}, %s, %s, '+' FROM h "
+           f"RETURNING {pk}")
     return sql, fields, [update_fields for _, update_fields in statements]
 
 
@@ -191,7 +193,7 @@ def insert_with_history(hand: Hand, history_user_id: int | None, reason: str,
     for (instance, _), fields_of in zip(updates, update_fields, strict=True):
         params += _update_params(instance, fields_of, conn)
     with cursor() as c:
-        c.execute(sql, [*params, timezone.now(), reason, history_user_id])
+        c.execute(sql, [*params, reason, history_user_id])
         hand.pk = c.fetchone()[0]
     hand._state.adding = False
     hand._state.db = conn.alias

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Player, Team
+from tournaments.query_text import search_text
 from tournaments.selectors_clubs import club_counts, club_player_choices, club_players, club_teams
 from tournaments.services.clubs import (
     player_create, player_delete, player_in_use, player_retire, player_update, team_create, team_delete,
@@ -74,7 +75,7 @@ def _service_error(form, exc: ServiceError) -> None:
 
 
 def _list_context(request, club, tab: str, queryset_of) -> dict:
-    q = " ".join(request.GET.get("q", "").split())[:100]
+    q = search_text(request.GET)
     retired = request.GET.get("retired") == "1"
     page = Paginator(queryset_of(club_id=club.pk, q=q, retired=retired), PAGE_SIZE).get_page(request.GET.get("page"))
     return {"club": club, "tab": tab, "q": q, "retired": retired, "page": page,

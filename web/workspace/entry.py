@@ -27,9 +27,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.models import Game, Hand, Match, Round
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
 from web import labels
 
 from . import entry_logic as logic
@@ -165,16 +165,22 @@ def score_match(request, slug, match_id):
         return response
     state = logic.match_state(match)
     key = request.POST.get("key", "")
+    if key and not logic.KEY_RE.match(key):
+        key = ""
+    stored_key = f"{request.user.pk}:{key}" if key else None
     try:
-        data = logic.hand_from_form(request.POST)
-        if key and not logic.KEY_RE.match(key):
-            key = ""
-        hand, created = hand_enter(match=match, data=data, user=request.user,
-                                   idempotency_key=f"{request.user.pk}:{key}" if key else None,
+        try:
+            data = logic.hand_from_form(request.POST)
+        except scoring.RuleViolation:
+            hand_key_refuse_invalid(idempotency_key=stored_key)  # a form already stored with a valid hand
+            raise
+        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=stored_key,
                                    number=_opt_int(request.POST.get("number")),
                                    game_number=_opt_int(request.POST.get("game")))
     except (scoring.RuleViolation, ServiceError) as exc:
         found = logic.refusals(exc, match.round.tournament.variant_obj, state)
+        if isinstance(exc, IdempotencyKeyMismatch):  # this form's key is taken: a new one for what is typed now
+            key = ""
         ctx = _entry_context(request, match, values=request.POST, key=key or uuid.uuid4().hex,
                              errors={r["field"]: r["message"] for r in found if r["field"]},
                              general_errors=[r["message"] for r in found if not r["field"]])
@@ -228,7 +234,8 @@ def score_hand(request, slug, match_id):
     """Enter a hand sent by the queue: ``{"hand": {...}, "game": n, "number": n, "key": "..."}``.
 
     201 with the stored hand and the match's new state; 200 when the key was already stored (a
-    resend after a lost answer); 400/409 with the refusals, each with its form field.
+    resend after a lost answer); 400/409 with the refusals, each with its form field; 422 when the key was
+    stored with another hand (``idempotency_key_mismatch``).
     """
     match = scorekept_match_or_404(request.user, slug, match_id)
     try:
@@ -236,9 +243,14 @@ def score_hand(request, slug, match_id):
         key = body.get("key") or request.headers.get("Idempotency-Key") or ""
         if not isinstance(key, str) or (key and not logic.KEY_RE.match(key)):
             raise ServiceError("invalid_input", "the key must be 1 to 100 printable characters", field=None)
+        stored_key = f"{request.user.pk}:{key}" if key else None
+        try:
+            number, game_number = _body_int(body, "number"), _body_int(body, "game")
+        except ServiceError:
+            hand_key_refuse_invalid(idempotency_key=stored_key)  # a key already stored with a valid request
+            raise
         hand, created = hand_enter(match=match, data=body.get("hand") or {}, user=request.user,
-                                   idempotency_key=f"{request.user.pk}:{key}" if key else None,
-                                   number=_body_int(body, "number"), game_number=_body_int(body, "game"))
+                                   idempotency_key=stored_key, number=number, game_number=game_number)
     except (scoring.RuleViolation, ServiceError) as exc:
         return _refused(exc, match, logic.match_state(match))
     match.refresh_from_db()

@@ -38,6 +38,8 @@ CODE_WORDS = {
     "hand_number": _("A hand before this one is missing."),
     "duplicate_hand": _("This hand repeats the hand that decided the previous game."),
     "idempotency_key_reused": _("This hand was already sent for another match."),
+    "idempotency_key_mismatch": _("This entry was already sent with another hand, which is stored: nothing was "
+                                  "stored now. Check the hands entered, and enter this one again if it is missing."),
     "game_in_progress": _("A game of this match is still being played."),
     "later_games_exist": _("A later game has started: delete its hands first."),
     "not_last_hand": _("Only the last hand of a game can be corrected this way or deleted."),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Club, Entry, ForbiddenPair, Player, Round, Team
+from tournaments.query_text import search_text
 from tournaments.selectors_entries import club_players, team_search, tournament_entries, tournament_forbidden_pairs
 from tournaments.services.entries import (
     entry_create_with_team,
@@ -52,7 +53,7 @@ def entries(request, tournament):
 
 def _entries_page(request, tournament, *, club=None, new_team=None, error=None, status=200):
     rows = list(tournament_entries(tournament=tournament))
-    q = request.GET.get("q", "").strip()[:100]
+    q = search_text(request.GET)
     found = Paginator(team_search(q=q, exclude_tournament=tournament), SEARCH_PAGE).get_page(
         request.GET.get("page")) if q else None
     started = Round.objects.filter(tournament=tournament).exists()

@@ -203,6 +203,45 @@ def test_json_enter_stores_once_per_key(setup, keeper_client):
     assert Hand.objects.filter(game__match=ma).count() == 1
 
 
+def test_json_enter_a_key_sent_again_with_another_hand_is_refused_in_words(setup, keeper_client):
+    ma = setup["ma"]
+    url = reverse("ws:score-hand", args=["gentse-beker", ma.pk])
+    first = _post_json(keeper_client, url, {"hand": belgian_hand(1), "game": 1, "number": 1, "key": "q-1"})
+    assert first.status_code == 201
+    # The same hand with its fields in another order is the same request.
+    reordered = dict(reversed(list(belgian_hand(1).items())))
+    again = _post_json(keeper_client, url, {"key": "q-1", "number": 1, "game": 1, "hand": reordered})
+    assert again.status_code == 200 and again.json()["stored"]["replayed"] is True
+    for body in ({"hand": belgian_hand(2), "game": 1, "number": 2, "key": "q-1"},  # another hand
+                 {"hand": belgian_hand(1), "game": 1, "number": 2, "key": "q-1"},  # another place
+                 {"hand": {"dealer": 5}, "game": 1, "number": 1, "key": "q-1"},  # no hand
+                 {"hand": belgian_hand(1), "game": 1, "number": "one", "key": "q-1"}):  # no number
+        response = _post_json(keeper_client, url, body)
+        assert response.status_code == 422, (body, response.json())
+        refusal = response.json()["refusals"][0]
+        assert refusal["code"] == "idempotency_key_mismatch" and refusal["field"] == ""
+        assert refusal["message"].startswith("This entry was already sent with another hand, which is stored")
+    assert list(Hand.objects.filter(game__match=ma).values_list("number", "points_ns")) == [(1, 37)]
+
+
+def test_form_post_a_key_sent_again_with_another_hand_is_refused_with_a_new_key(setup, keeper_client):
+    """The browser's Back button brings a sent form back; what is typed in it now is another hand."""
+    ma = setup["ma"]
+    url = reverse("ws:score-match", args=["gentse-beker", ma.pk])
+    typed = {"dealer": "N", "trump": "H", "tricks_ns": "5", "tricks_ew": "3", "points_ns": "37", "points_ew": "23",
+             "key": "form-9", "game": "1", "number": "1"}
+    assert keeper_client.post(url, typed).status_code == 302
+    response = keeper_client.post(url, typed | {"points_ns": "40", "points_ew": "20"})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "This entry was already sent with another hand, which is stored" in body
+    assert 'value="form-9"' not in body  # sent again, the form is a new request
+    assert keeper_client.post(url, typed | {"tricks_ns": "five"}).status_code == 400  # not a hand: the same
+    assert "This entry was already sent with another hand" in keeper_client.post(
+        url, typed | {"tricks_ns": "five"}).content.decode()
+    assert list(Hand.objects.filter(game__match=ma).values_list("number", "points_ns")) == [(1, 37)]
+
+
 @pytest.mark.parametrize(("hand", "code", "field"), [
     ({"dealer": "N", "trump": "H", "tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 30}},
      "points_total", "points"),
