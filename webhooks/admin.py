@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from tournaments.access import is_organizer, is_unscoped, organized_tournaments
+from tournaments.query_text import NullSafeAdminMixin
 
 from .models import Delivery, Endpoint
 from .services import endpoint_send_test
@@ -27,7 +28,7 @@ class DeliveryInline(admin.TabularInline):
 
 
 @admin.register(Endpoint)
-class EndpointAdmin(admin.ModelAdmin):
+class EndpointAdmin(NullSafeAdminMixin, admin.ModelAdmin):
     list_display = ("url", "tournament", "active", "events", "created_at")
     list_filter = ("active",)
     search_fields = ("url", "description", "tournament__name")
@@ -74,7 +75,7 @@ class EndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(NullSafeAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "event", "endpoint", "status", "attempts", "response_status", "duration_ms")
     list_filter = ("status", "event")
     list_select_related = ("endpoint", "endpoint__tournament")

@@ -1,6 +1,5 @@
 """The OpenAPI schema: generated without warnings, served, and honoured (a schemathesis fuzz run)."""
 
-import time
 import uuid
 
 import pytest
@@ -121,7 +120,6 @@ def test_fuzz_the_api_against_its_schema(fuzz_world):
     ids, headers = fuzz_world
     schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
     failures: list[str] = []
-    started = time.monotonic()
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 30
     for operation in operations:
@@ -135,6 +133,4 @@ def test_fuzz_the_api_against_its_schema(fuzz_world):
                 raise
             except BaseException as exc:  # noqa: BLE001 - collect every failure (groups too), report them all
                 failures.append(f"{mode.value} {operation.method.upper()} {operation.path}: {exc}"[:3000])
-    elapsed = time.monotonic() - started
     assert not failures, "\n\n".join(failures)
-    assert elapsed < 60

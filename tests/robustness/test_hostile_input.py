@@ -168,6 +168,7 @@ def _search_pages(club_id: int, slug: str) -> list[str]:
         "/admin/tournaments/club/?q=%00", "/admin/tournaments/team/?q=az%00", "/admin/tournaments/club/?city=%00",
         "/admin/tournaments/tournament/?status__exact=%00", "/admin/tournaments/hand/?o=%00",
         "/admin/tournaments/player/?q%00=x", "/admin/auth/user/?q=%00", "/admin/api/authtoken/?q=%00",
+        "/admin/webhooks/endpoint/?url=%00", "/admin/webhooks/endpoint/?q=%00", "/admin/webhooks/delivery/?q=%00",
         "/admin/autocomplete/?app_label=tournaments&model_name=entry&field_name=team&term=%00",
         "/admin/autocomplete/?app_label=tournaments&model_name=tournament&field_name=organizers&term=%00",
     ]
