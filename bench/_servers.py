@@ -94,7 +94,8 @@ def nginx_config(directory: str, proxy_port: int, web_port: int, live_port: int)
     import re
 
     values = {"WEB_UPSTREAM": f"127.0.0.1:{web_port}", "LIVE_UPSTREAM": f"127.0.0.1:{live_port}",
-              "PROXY_PORT": f"127.0.0.1:{proxy_port}"}
+              "PROXY_PORT": f"127.0.0.1:{proxy_port}",
+              "MAX_BODY_SIZE": os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", "2621440")}
     with open(os.path.join(ROOT, "deploy", "nginx", "default.conf.template")) as f:
         server = re.sub(r"\$\{(\w+)\}", lambda m: values[m.group(1)], f.read())
     with open(os.path.join(directory, "default.conf"), "w") as f:

@@ -163,8 +163,9 @@ class Client:
 
 
 def server_errors(statuses: Counter) -> int:
-    """500s and dropped connections (a 503 is /healthz/ naming what is down, on purpose)."""
-    return sum(n for s, n in statuses.items() if not isinstance(s, int) or s == 500 or s > 503)
+    """500s, the proxy's 502s and 504s, and dropped connections (a 503 is /healthz/ naming what is down, or
+    the database away, on purpose)."""
+    return sum(n for s, n in statuses.items() if not isinstance(s, int) or (s >= 500 and s != 503))
 
 
 def hand(dealer: str, ns: int = 37, tricks=(5, 3)) -> dict:
@@ -224,6 +225,8 @@ def probe_bad_input(client: Client, match_id: int) -> dict:
                 assert {"type", "errors"} <= set(parsed)
             except Exception:  # noqa: BLE001 - counted
                 not_json += 1
+                if os.environ.get("PROBE_DEBUG"):
+                    print("not JSON:", method, path[:80], status, data[:120], file=sys.stderr)
     return {"not in the API's error shape": not_json}
 
 

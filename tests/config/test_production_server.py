@@ -155,3 +155,24 @@ def test_behind_the_proxy_a_forged_forwarded_for_is_not_believed(tmp_path):
         assert [guess(base, f"nobody-{i}", random_ip()) for i in range(5)] == [400] * 5
         assert guess(base, "nobody-else", random_ip()) == 429  # the sixth failure: the address's limit
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}
+
+
+@needs_nginx
+def test_a_body_over_the_limit_is_refused_by_the_proxy_in_the_apis_shape(tmp_path):
+    """nginx refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE with the API's 413 (the app answered such a body
+    without reading it and closed, and nginx, still sending it, answered 502)."""
+    import json
+
+    big = json.dumps({"dealer": "N", "junk": "x" * 3_000_000}).encode()
+    with Production(server_env("body-limit", 60), free_port(), web_workers=1, web_threads=2,
+                    directory=str(tmp_path)) as production:
+        base = f"http://127.0.0.1:{production.port}"
+        for path in ("/api/v1/matches/1/hands/", "/api/v1/auth/token/"):
+            request = urllib.request.Request(base + path, data=big, headers={"Content-Type": "application/json"})
+            try:
+                urllib.request.urlopen(request, timeout=60)
+                raise AssertionError("accepted")
+            except urllib.error.HTTPError as error:
+                assert error.code == 413
+                assert [e["code"] for e in json.loads(error.read())["errors"]] == ["too_large"]
+        assert status_of(f"{base}/api/v1/tournaments/") == 200
