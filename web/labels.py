@@ -32,6 +32,20 @@ METRIC_LABELS = {
         _("Among the teams still tied, the results of their matches against each other.")),
 }
 
+#: The standings table's own columns before the tiebreaks, in the table's order: key, heading, name, explanation.
+#: The page's legend is built from the same list, so every heading a reader sees is explained there.
+STANDINGS_COLUMNS = [
+    ("rank", "#", _("Rank"), _("Equal ranks are marked =.")),
+    ("played", pgettext_lazy("played", "P"), _("Played"), _("Matches played at the table (byes not counted).")),
+    ("won", pgettext_lazy("won", "W"), _("Won"), _("Matches won at the table (byes not counted).")),
+    ("drawn", pgettext_lazy("drawn", "D"), _("Drawn"), _("Matches drawn.")),
+    ("lost", pgettext_lazy("lost", "L"), _("Lost"), _("Matches lost.")),
+    ("match_points", *METRIC_LABELS["match_points"]),
+    ("games", _("Games"), _("Games won and lost"), _("Games (boams, sets) won – lost over all matches.")),
+    ("points", _("Points"), _("Game points for and against"),
+     _("Game points scored – conceded over all matches.")),
+]
+
 FORMAT_LABELS = {
     "swiss": _("Swiss system"),
     "round_robin": _("Round robin"),

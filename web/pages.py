@@ -73,8 +73,14 @@ def standings(tournament: Tournament) -> dict:
             for r in data["rows"]]
     club_ranks = [c["rank"] for c in data["clubs"]]
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
-    return {"computed_at": data["computed_at"], "rows": rows, "metrics": metric_columns(metrics),
-            "clubs": club_rows}
+    return {"computed_at": data["computed_at"], "rows": rows, "columns": standings_columns(),
+            "metrics": metric_columns(metrics), "clubs": club_rows}
+
+
+def standings_columns() -> list[dict]:
+    """Return the standings table's own columns (rank to game points) in words, for its headings and legend."""
+    return [{"name": name, "short": short, "label": label, "help": help_text}
+            for name, short, label, help_text in labels.STANDINGS_COLUMNS]
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:
