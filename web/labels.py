@@ -118,6 +118,27 @@ OPTION_VALUES = {
 }
 
 
+#: Each variant's name as people call it in the visitor's language. The engine (``scoring``, no Django) keeps
+#: the English name for the API; the site shows these, by slug (docs/rules.md names each variant's origin).
+VARIANT_NAMES = {
+    "belgian-manille": pgettext_lazy("variant", "Belgian (Flemish) Manille"),
+    "spanish-manilla": pgettext_lazy("variant", "Spanish Manilla"),
+    "catalan-manilla": pgettext_lazy("variant", "Catalan Manilla (Fournier)"),
+    "mexican-malilla": pgettext_lazy("variant", "Mexican Malilla"),
+    "macau-manilla": pgettext_lazy("variant", "Macau Manilla"),
+    "classic-malilla": pgettext_lazy("variant", "Malilla de compañeros (classic Spanish rules)"),
+}
+
+
+def variant_name(variant: scoring.Variant | str) -> str:
+    """Return a variant's name in the visitor's language, from the variant or its slug (an unknown slug as is)."""
+    slug = variant if isinstance(variant, str) else variant.slug
+    if slug in VARIANT_NAMES:
+        return str(VARIANT_NAMES[slug])
+    known = scoring.VARIANTS.get(slug)
+    return known.name if known else slug
+
+
 def deck_kind(variant: scoring.Variant) -> str:
     """Return "spanish" or "french": which deck the variant plays with."""
     return "spanish" if "O" in variant.suits else "french"

@@ -35,10 +35,13 @@ def tournament_or_404(user, slug: str) -> Tournament:
 
 
 def search(queryset, q: str):
-    """Filter tournaments by words found in the name, the club, the city or the variant's name."""
+    """Filter tournaments by words found in the name, the club, the city or the variant's name.
+
+    A variant is found by its slug, its English name or its name in the visitor's language ("manillen").
+    """
     for word in q.split()[:6]:
         variants = [slug for slug, v in scoring.VARIANTS.items()
-                    if word.lower() in slug or word.lower() in v.name.lower()]
+                    if any(word.lower() in name.lower() for name in (slug, v.name, labels.variant_name(v)))]
         queryset = queryset.filter(Q(name__icontains=word) | Q(club__name__icontains=word)
                                    | Q(club__city__icontains=word) | Q(variant__in=variants))
     return queryset
