@@ -1,4 +1,10 @@
-"""Small line charts drawn as inline SVG on the server: no chart library, nothing to load, works on a wall."""
+"""Small line charts drawn as inline SVG on the server: no chart library, nothing to load, works on a wall.
+
+Every number that lands in an SVG attribute (a coordinate, a length, the viewBox) leaves here as a string
+written with a decimal point, whatever the page's language: the template's localization would otherwise write
+``cx="30,0"`` in Dutch, French, Spanish and Catalan, which SVG cannot read (no dot, no line). Only the
+tick labels and the tooltips, which people read, are left as numbers for the template to localize.
+"""
 
 from dataclasses import dataclass
 
@@ -12,11 +18,18 @@ class Series:
     css: str  # "ns", "ew", "a"...
 
 
+def svg_number(value: float) -> str:
+    """Return a number as SVG reads it: a decimal point, at most one decimal, no thousands separator."""
+    text = "%.1f" % value  # %-formatting ignores the locale, unlike the template's localization
+    return text[:-2] if text.endswith(".0") else text
+
+
 def line_chart(xs: list, series: list[Series], *, invert: bool = False, floor: int = 0, guide: int | None = None,
                ceiling: int | None = None) -> dict:
     """Return what the chart template draws: each series' polyline points, the axes' ticks, a guide line.
 
-    ``invert`` puts the smallest value at the top (ranks); ``guide`` draws a dashed line (a target).
+    ``invert`` puts the smallest value at the top (ranks); ``guide`` draws a dashed line (a target). Every
+    coordinate is a string (``svg_number``), ready for an SVG attribute in any language.
     """
     values = [v for s in series for v in s.values if v is not None] + ([guide] if guide else [])
     lo = min([floor, *values])
@@ -27,11 +40,11 @@ def line_chart(xs: list, series: list[Series], *, invert: bool = False, floor: i
     inner_w, inner_h = WIDTH - PAD_L - PAD_R, HEIGHT - PAD_T - PAD_B
 
     def x_at(i):
-        return round(PAD_L + (inner_w * i / (n - 1) if n > 1 else inner_w / 2), 1)
+        return svg_number(PAD_L + (inner_w * i / (n - 1) if n > 1 else inner_w / 2))
 
     def y_at(v):
-        frac = (v - lo) / (hi - lo)
-        return round(PAD_T + (inner_h * frac if invert else inner_h * (1 - frac)), 1)
+        frac = float(v - lo) / float(hi - lo)
+        return svg_number(PAD_T + (inner_h * frac if invert else inner_h * (1 - frac)))
 
     drawn = []
     for s in series:
@@ -41,9 +54,10 @@ def line_chart(xs: list, series: list[Series], *, invert: bool = False, floor: i
                                zip(pts, [v for v in s.values if v is not None], strict=True)]})
     step = max(1, (n + 9) // 10)
     return {
-        "width": WIDTH, "height": HEIGHT, "series": drawn,
+        "width": svg_number(WIDTH), "height": svg_number(HEIGHT), "series": drawn,
         "x_ticks": [{"x": x_at(i), "label": xs[i]} for i in range(0, n, step)],
         "y_ticks": [{"y": y_at(v), "label": v} for v in sorted({lo, hi})],
         "guide": None if guide is None else y_at(guide),
-        "left": PAD_L, "right": WIDTH - PAD_R, "bottom": HEIGHT - PAD_B, "top": PAD_T,
+        "left": svg_number(PAD_L), "right": svg_number(WIDTH - PAD_R), "bottom": svg_number(HEIGHT - PAD_B),
+        "top": svg_number(PAD_T), "tick_x": svg_number(PAD_L - 4), "x_tick_y": svg_number(HEIGHT),
     }

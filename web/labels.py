@@ -32,6 +32,20 @@ METRIC_LABELS = {
         _("Among the teams still tied, the results of their matches against each other.")),
 }
 
+#: The standings table's own columns before the tiebreaks, in the table's order: key, heading, name, explanation.
+#: The page's legend is built from the same list, so every heading a reader sees is explained there.
+STANDINGS_COLUMNS = [
+    ("rank", "#", _("Rank"), _("Equal ranks are marked =.")),
+    ("played", pgettext_lazy("played", "P"), _("Played"), _("Matches played at the table (byes not counted).")),
+    ("won", pgettext_lazy("won", "W"), _("Won"), _("Matches won at the table (byes not counted).")),
+    ("drawn", pgettext_lazy("drawn", "D"), _("Drawn"), _("Matches drawn.")),
+    ("lost", pgettext_lazy("lost", "L"), _("Lost"), _("Matches lost.")),
+    ("match_points", *METRIC_LABELS["match_points"]),
+    ("games", _("Games"), _("Games won and lost"), _("Games (boams, sets) won – lost over all matches.")),
+    ("points", _("Points"), _("Game points for and against"),
+     _("Game points scored – conceded over all matches.")),
+]
+
 FORMAT_LABELS = {
     "swiss": _("Swiss system"),
     "round_robin": _("Round robin"),
@@ -102,6 +116,27 @@ OPTION_VALUES = {
     ("tie_doubling", "stack"): _("consecutive ties multiply"),
     ("tie_doubling", "off"): _("no tie doubling"),
 }
+
+
+#: Each variant's name as people call it in the visitor's language. The engine (``scoring``, no Django) keeps
+#: the English name for the API; the site shows these, by slug (docs/rules.md names each variant's origin).
+VARIANT_NAMES = {
+    "belgian-manille": pgettext_lazy("variant", "Belgian (Flemish) Manille"),
+    "spanish-manilla": pgettext_lazy("variant", "Spanish Manilla"),
+    "catalan-manilla": pgettext_lazy("variant", "Catalan Manilla (Fournier)"),
+    "mexican-malilla": pgettext_lazy("variant", "Mexican Malilla"),
+    "macau-manilla": pgettext_lazy("variant", "Macau Manilla"),
+    "classic-malilla": pgettext_lazy("variant", "Malilla de compañeros (classic Spanish rules)"),
+}
+
+
+def variant_name(variant: scoring.Variant | str) -> str:
+    """Return a variant's name in the visitor's language, from the variant or its slug (an unknown slug as is)."""
+    slug = variant if isinstance(variant, str) else variant.slug
+    if slug in VARIANT_NAMES:
+        return str(VARIANT_NAMES[slug])
+    known = scoring.VARIANTS.get(slug)
+    return known.name if known else slug
 
 
 def deck_kind(variant: scoring.Variant) -> str:

@@ -35,10 +35,13 @@ def tournament_or_404(user, slug: str) -> Tournament:
 
 
 def search(queryset, q: str):
-    """Filter tournaments by words found in the name, the club, the city or the variant's name."""
+    """Filter tournaments by words found in the name, the club, the city or the variant's name.
+
+    A variant is found by its slug, its English name or its name in the visitor's language ("manillen").
+    """
     for word in q.split()[:6]:
         variants = [slug for slug, v in scoring.VARIANTS.items()
-                    if word.lower() in slug or word.lower() in v.name.lower()]
+                    if any(word.lower() in name.lower() for name in (slug, v.name, labels.variant_name(v)))]
         queryset = queryset.filter(Q(name__icontains=word) | Q(club__name__icontains=word)
                                    | Q(club__city__icontains=word) | Q(variant__in=variants))
     return queryset
@@ -73,8 +76,14 @@ def standings(tournament: Tournament) -> dict:
             for r in data["rows"]]
     club_ranks = [c["rank"] for c in data["clubs"]]
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
-    return {"computed_at": data["computed_at"], "rows": rows, "metrics": metric_columns(metrics),
-            "clubs": club_rows}
+    return {"computed_at": data["computed_at"], "rows": rows, "columns": standings_columns(),
+            "metrics": metric_columns(metrics), "clubs": club_rows}
+
+
+def standings_columns() -> list[dict]:
+    """Return the standings table's own columns (rank to game points) in words, for its headings and legend."""
+    return [{"name": name, "short": short, "label": label, "help": help_text}
+            for name, short, label, help_text in labels.STANDINGS_COLUMNS]
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:

@@ -125,3 +125,75 @@ def test_the_wall_shows_a_tall_round_a_screenful_at_a_time(browser, settings):  
             assert page.locator(".wall-stage").get_attribute("data-show") == "tables"
     finally:
         settings.DATABASES["default"]["CONN_MAX_AGE"] = max_age
+
+
+def test_a_match_page_in_dutch_draws_its_chart_without_a_console_error(browser, site):  # noqa: F811
+    """Issue 25: the chart's numbers were written "30,0" in Dutch, and every point fell into the corner."""
+    server, tournament, match = site
+    page = browser.new_context(locale="nl-BE").new_page()
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/t/{tournament.slug}/matches/{match.pk}/")
+    assert page.locator("html").get_attribute("lang") == "nl"
+    assert errors == []
+    # Each side's dots, at the start and after each of the two hands, spread along the axis from its left end.
+    xs = page.evaluate("[...document.querySelectorAll('.chart circle')].map(c => c.cx.baseVal.value)")
+    assert len(xs) == 2 * 3 and sorted(set(xs)) == [30, 171, 312]
+    assert page.evaluate("document.querySelector('.chart polyline.ns').getBBox().width") == 312 - 30
+
+
+def test_the_standings_on_a_phone_keep_the_team_in_sight_and_show_that_they_scroll(browser, site):  # noqa: F811
+    """Issue 25: on a phone the tiebreaks were off screen with nothing to say so."""
+    import io
+
+    from PIL import Image, ImageStat
+
+    server, tournament, match = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.url}/t/{tournament.slug}/standings/")
+    box = page.locator(".table-scroll")
+    scroll_width, client_width = page.evaluate("(e => [e.scrollWidth, e.clientWidth])"
+                                               "(document.querySelector('.table-scroll'))")
+    assert scroll_width > client_width  # the tiebreaks lie past the edge...
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # ...of the table, not of the page
+
+    def right_edge_brightness() -> float:
+        b = box.bounding_box()
+        shot = page.screenshot(clip={"x": b["x"] + b["width"] - 8, "y": b["y"], "width": 6, "height": b["height"]})
+        return ImageStat.Stat(Image.open(io.BytesIO(shot)).convert("L")).mean[0]
+
+    team = page.locator("tbody th.team-col").first
+    before = team.bounding_box()
+    shaded = right_edge_brightness()
+    page.evaluate("document.querySelector('.table-scroll').scrollLeft = 1e6")
+    # At the end nothing more lies to the right: the shadow that said so is gone; the team has stayed in place.
+    assert shaded < right_edge_brightness() - 15
+    assert team.bounding_box()["x"] == before["x"]
+    centre = (before["x"] + before["width"] / 2, before["y"] + before["height"] / 2)
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('th.team-col') !== null", centre)
+
+
+def test_the_wall_shows_the_game_in_play_as_the_large_figure_and_games_won_beside_it(browser, site):  # noqa: F811
+    """Issue 25: the hall reads the running game's points from afar; they were small and grey, games won large."""
+    server, tournament, match = site
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.set_default_timeout(5000)
+    page.goto(f"{server.url}/t/{tournament.slug}/wall/")
+    game = match.games.get(number=1)
+    tile = page.locator(f".table-link[href$='/matches/{match.pk}/']")
+    points, games = tile.locator(".game-points"), tile.locator(".games")
+    assert points.inner_text() == f"{game.total_ns}–{game.total_ew}"
+    assert games.is_visible() and games.inner_text().endswith("0–0")
+
+    def style(locator, prop):
+        return locator.evaluate(f"e => getComputedStyle(e).{prop}")
+
+    size = float(style(points, "fontSize").removesuffix("px"))
+    assert size >= 2 * float(style(games, "fontSize").removesuffix("px")) and size >= 40
+    assert style(points, "color") == "rgb(255, 255, 255)"  # white on the tile's near-black
+    # The round's page (not the wall) keeps games won as its figure and the game's points in the state line.
+    page.goto(f"{server.url}/t/{tournament.slug}/rounds/")
+    tile = page.locator(f".table-link[href$='/matches/{match.pk}/']")
+    assert not tile.locator(".game-points").is_visible()
+    assert f"{game.total_ns}–{game.total_ew}" in tile.locator(".state").inner_text()

@@ -407,3 +407,37 @@ def versions_slug(slug):
     from tournaments import versions
 
     return versions._SLUGS.get(slug)
+
+
+# -- the standings' legend (issue 25) -----------------------------------------------------------------------------
+
+def _headings_and_legend(body: str, table_class: str) -> tuple[list[str], list[str]]:
+    table = body[body.index(f'<table class="{table_class}'):]
+    thead = table[:table.index("</thead>")]
+    legend = body[body.index('<dl class="legend-list">'):]
+    legend = legend[:legend.index("</dl>")]
+    strip = lambda html: re.sub(r"<[^>]+>", "", html).strip()  # noqa: E731
+    return ([strip(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", thead, re.S)],
+            [strip(t) for t in re.findall(r"<dt>(.*?)</dt>", legend, re.S)])
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "fr", "es", "ca"])
+def test_the_legend_explains_every_column_heading_of_the_standings(client, tournament, lang):
+    from tournaments.ranking.metrics import METRICS
+
+    tournament.tiebreaks = list(METRICS)  # every metric there is: every abbreviation the table can show
+    tournament.save()
+    standings_recompute(tournament=tournament)
+    headings, legend = _headings_and_legend(
+        text(client.get(url("standings", tournament), HTTP_ACCEPT_LANGUAGE=lang)), "data standings")
+    team = {"en": "Team", "nl": "Ploeg", "fr": "Équipe", "es": "Equipo", "ca": "Equip"}[lang]
+    assert team in headings and len(headings) == 2 + 7 + len(METRICS) - 2  # match points, games won: own columns
+    assert [h for h in headings if h != team] == legend
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "fr", "es", "ca"])
+def test_the_club_standings_explain_their_columns(client, tournament, lang):
+    headings, legend = _headings_and_legend(
+        text(client.get(url("clubs", tournament), HTTP_ACCEPT_LANGUAGE=lang)), "data")
+    assert headings[1] == "Club"  # the same word in the five languages: no abbreviation to explain
+    assert headings[:1] + headings[2:] == legend

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-import scoring
 from tournaments import access
 from tournaments.services.errors import Conflict
 from tournaments.services.tournaments import tournament_create, tournament_update
@@ -63,8 +62,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 def _tournament_rows(qs, role: str) -> list[dict]:
     rows = []
     for t in qs.select_related("club").order_by(STATUS_ORDER, "-starts_on", "-created_at", "name"):
-        variant = t.variant_obj if t.variant in scoring.VARIANTS else None
-        row = {"tournament": t, "variant": variant.name if variant else t.variant,
+        row = {"tournament": t, "variant": labels.variant_name(t.variant),
                "status": labels.TOURNAMENT_STATUS.get(t.status, t.status), "role": role,
                "public_url": reverse("web:tournament", args=[t.slug])}
         if role == "organizer":
