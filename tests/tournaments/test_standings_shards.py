@@ -162,3 +162,11 @@ def test_a_recompute_in_another_process_loads_everything_and_is_right():
     finish(matches[3])
     assert standings_recompute_task.apply(args=(tournament.pk,)).get()["path"] == "incremental"
     assert saved(tournament) == fresh(tournament)
+
+
+def test_a_worker_on_a_standings_queue_nothing_goes_to_is_told(settings):
+    assert service.standings_queues_unused(["celery", "standings"]) == []
+    assert service.standings_queues_unused(["standings.0"]) == ["standings.0"]  # a shard worker, one shard here
+    settings.STANDINGS_SHARDS = 2
+    assert service.standings_queues_unused(["celery", "standings.0", "standings.1"]) == []
+    assert service.standings_queues_unused(["standings", "standings.2", "standings.1"]) == ["standings", "standings.2"]

@@ -216,6 +216,7 @@ def test_two_shard_workers_keep_each_tournaments_recomputes_in_one_process(setti
         for tournament in tournaments:
             assert saved(tournament) == fresh(tournament)
 
+        assert not any("to which no standings recompute goes" in w.output() for w in workers)
         ran = [recomputes(worker) for worker in workers]
         for k, reports in enumerate(ran):
             by_tournament = {}

@@ -97,6 +97,13 @@ def standings_queue(tournament_id: int) -> str:
     return "standings" if shards <= 1 else f"standings.{int(tournament_id) % shards}"
 
 
+def standings_queues_unused(queues: list[str]) -> list[str]:
+    """The standings queues among ``queues`` that no recompute goes to with this process's STANDINGS_SHARDS."""
+    shards = int(getattr(settings, "STANDINGS_SHARDS", 1))
+    used = {"standings"} if shards <= 1 else {f"standings.{k}" for k in range(shards)}
+    return [q for q in queues if (q == "standings" or q.startswith("standings.")) and q not in used]
+
+
 def standings_recompute_schedule(tournament_id: int, added: bool | Exception | None = None) -> bool:
     """Queue one coalesced recompute of a tournament's standings; False when one is already queued.
 
