@@ -184,8 +184,9 @@ else:
 # (docker-compose.yml does): a worker keeps each tournament's inputs in memory between recomputes
 # (tournaments/services/standings.py). STANDINGS_SHARDS = 1: one queue, "standings". N > 1: the
 # queues "standings.0" ... "standings.N-1", a tournament's recomputes always on the same one
-# (tournaments.services.standings.standings_queue), each served by one single-process worker, on any machine. Every process (web,
-# workers, beat) must have the same number. A worker started without -Q consumes every queue.
+# (tournaments.services.standings.standings_queue), each served by one single-process worker, on
+# any machine. Every process (web, workers, beat) must have the same number. A worker started
+# without -Q consumes every queue.
 STANDINGS_SHARDS = int(os.environ.get("STANDINGS_SHARDS", "1"))
 if STANDINGS_SHARDS < 1:
     raise ImproperlyConfigured("STANDINGS_SHARDS must be 1 or more")

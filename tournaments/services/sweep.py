@@ -20,9 +20,10 @@ recompute) once the fault is over, and no pairing blocks a tournament longer tha
 
 Who runs it. With a broker, Celery beat (``celery -A config beat``, ``./dev beat``) queues
 ``sweep_task`` on the default queue (``celery``): it only reads and queues. Without a broker (the
-zero-setup run, tasks in-process), the web process runs it on a daemon thread (``sweep_thread_start``, called by config/wsgi.py and config/asgi.py). The pair
-request itself also expires its tournament's lost tasks first (``task_records_expire``), so a new
-request is accepted as soon as the lease has passed, sweep or no sweep.
+zero-setup run, tasks in-process), the web process runs it on a daemon thread (``sweep_thread_start``,
+called by config/wsgi.py and config/asgi.py). The pair request itself also expires its tournament's
+lost tasks first (``task_records_expire``), so a new request is accepted as soon as the lease has
+passed, sweep or no sweep.
 """
 
 from __future__ import annotations
