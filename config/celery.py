@@ -4,7 +4,7 @@ import gc
 import os
 
 from celery import Celery
-from celery.signals import setup_logging, worker_process_init
+from celery.signals import setup_logging, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -35,3 +35,25 @@ def _freeze_startup_objects(**kwargs):
     triggers then scan only its own objects, not Django's and Celery's, which cuts its pauses.
     """
     gc.freeze()
+
+
+@worker_ready.connect
+def _check_standings_queues(sender=None, **kwargs):
+    """Warn when this worker consumes a standings queue that STANDINGS_SHARDS sends nothing to.
+
+    A worker started with another STANDINGS_SHARDS than the web processes (or for a shard that no
+    longer exists) would wait on a queue no recompute goes to. Draining an old queue after the number
+    of shards changed is the one good reason to do so (README "Many events at once").
+    """
+    import logging
+
+    from tournaments.services.standings import standings_queues_unused
+
+    unused = standings_queues_unused(list(app.amqp.queues.consume_from))
+    if unused:
+        from django.conf import settings
+
+        logging.getLogger("config.celery").warning(
+            "this worker consumes %s, to which no standings recompute goes with STANDINGS_SHARDS=%s; "
+            "every process must have the same STANDINGS_SHARDS (unless this worker drains an old queue)",
+            ", ".join(unused), settings.STANDINGS_SHARDS)

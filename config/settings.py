@@ -186,14 +186,30 @@ else:
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
-# Two queues, both consumed by a worker started without -Q. The standings go to a queue of their
-# own so that a deployment can give them one single-process worker (docker-compose.yml does): it
-# keeps each tournament's inputs in memory between recomputes (tournaments/services/standings.py).
+# The standings go to queues of their own so that a deployment can give them single-process workers
+# (docker-compose.yml does): a worker keeps each tournament's inputs in memory between recomputes
+# (tournaments/services/standings.py). STANDINGS_SHARDS = 1: one queue, "standings". N > 1: the
+# queues "standings.0" ... "standings.N-1", a tournament's recomputes always on the same one
+# (tournaments.services.standings.standings_queue), each served by one single-process worker, on
+# any machine. Every process (web, workers, beat) must have the same number. A worker started
+# without -Q consumes every queue.
+STANDINGS_SHARDS = int(os.environ.get("STANDINGS_SHARDS", "1"))
+if STANDINGS_SHARDS < 1:
+    raise ImproperlyConfigured("STANDINGS_SHARDS must be 1 or more")
+STANDINGS_QUEUES = (["standings"] if STANDINGS_SHARDS == 1
+                    else [f"standings.{k}" for k in range(STANDINGS_SHARDS)])
+# Coalescing: a recompute is queued this many seconds after the result that asked for it, so a burst
+# of results computes once (it bounds the standings' lag from below).
+STANDINGS_COALESCE_SECONDS = float(os.environ.get("STANDINGS_COALESCE_SECONDS", "2"))
+# How many tournaments' inputs a standings worker process keeps; more active tournaments than this on
+# one process (one shard) and recomputes read everything again.
+STANDINGS_KEEP_TOURNAMENTS = int(os.environ.get("STANDINGS_KEEP_TOURNAMENTS", "32"))
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = [Queue("celery", routing_key="celery"), Queue("standings", routing_key="standings")]
-# The sweep recomputes standings: on the standings worker, whose kept inputs it then reuses.
-CELERY_TASK_ROUTES = {"tournaments.standings_recompute_task": {"queue": "standings"},
-                      "tournaments.sweep_task": {"queue": "standings"}}
+CELERY_TASK_QUEUES = [Queue("celery", routing_key="celery"), *(Queue(q, routing_key=q) for q in STANDINGS_QUEUES)]
+# A recompute goes to its tournament's shard (tournaments.tasks.task_route, which reads STANDINGS_SHARDS
+# when the task is queued, wherever it is queued from); the sweep, which only queues the recomputes of
+# stale standings (each to its shard), goes with the other tasks.
+CELERY_TASK_ROUTES = ["tournaments.tasks.task_route"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXTENDED = True

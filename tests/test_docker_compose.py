@@ -188,9 +188,19 @@ def test_the_workers_run_celery_and_consume_every_queue(services):
         assert cmd[:4] == ["celery", "-A", "config", "worker"]
         consumed += worker_option(cmd, "queues").split(",")
     assert sorted(consumed) == sorted(q.name for q in settings.CELERY_TASK_QUEUES), "each queue by one worker"
-    assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} <= set(consumed)
-    assert settings.CELERY_TASK_ROUTES["tournaments.standings_recompute_task"]["queue"] == \
-        worker_option(command(services["standings"]), "queues")
+    # Where the tasks go (the router the settings name): the recomputes of every tournament to the standings
+    # worker (one shard by default), the others to the worker.
+    from config.celery import app
+
+    router = app.amqp.router
+
+    def queue(name, *args):
+        return router.route({}, name, args, {})["queue"].name
+
+    standings = worker_option(command(services["standings"]), "queues")
+    assert {queue("tournaments.standings_recompute_task", t) for t in range(1, 20)} == {standings}
+    assert queue("tournaments.sweep_task") == queue("tournaments.round_pair_task", 1) == \
+        worker_option(command(services["worker"]), "queues")
     # One process: the inputs a recompute keeps serve the next one.
     assert worker_option(command(services["standings"]), "concurrency") == "1"
 

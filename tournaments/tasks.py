@@ -72,9 +72,29 @@ class PairTask(EnqueueSafeTask):
                        error={"code": "queue_unavailable", "detail": ENQUEUE_FAILED, "attr": None})
 
 
+def task_route(name, args, kwargs, options, task=None, **rest) -> dict | None:
+    """Celery's router (CELERY_TASK_ROUTES): a standings recompute to its tournament's shard.
+
+    Every recompute queued (after a result, by the sweep, by hand) goes to ``standings_queue`` of its
+    tournament, so each tournament's recomputes run in one process, which keeps its inputs. The
+    other tasks go to the default queue (``celery``).
+    """
+    if name == "tournaments.standings_recompute_task":
+        from tournaments.services.standings import standings_queue
+
+        tournament_id = args[0] if args else kwargs["tournament_id"]
+        return {"queue": standings_queue(tournament_id)}
+    return None
+
+
 @shared_task(bind=True, acks_late=True, base=EnqueueSafeTask, name="tournaments.standings_recompute_task")
 def standings_recompute_task(self, tournament_id: int) -> dict | None:
-    """Recompute a tournament's standings (queued, coalesced, by ``match_result_changed``)."""
+    """Recompute a tournament's standings (queued, coalesced, by ``match_result_changed``).
+
+    Returns when the standings were computed, how long it took, and whether the kept inputs were
+    brought up to date ("incremental") or everything was read ("full"), and the matches whose
+    changes it took (``bench/bench_standings_lag.py`` reads them from the result backend).
+    """
     from tournaments.services.standings import pending_key, standings_recompute
 
     # Cleared before reading: a result committed from now on queues another run.
@@ -89,7 +109,8 @@ def standings_recompute_task(self, tournament_id: int) -> dict | None:
     else:
         snapshot = standings_recompute(tournament=tournament)
     return {"tournament": tournament_id, "computed_at": snapshot.computed_at.isoformat(),
-            "duration_ms": snapshot.duration_ms}
+            "duration_ms": snapshot.duration_ms, "path": "incremental" if snapshot.incremental else "full",
+            "changes": snapshot.changes}
 
 
 def _record_update(task_id: str | None, **fields) -> None:

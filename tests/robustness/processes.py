@@ -47,8 +47,9 @@ def server_env(secret_key: str, conn_max_age: int) -> dict:
 class CeleryProcess:
     """``celery -A config worker`` (or ``beat``) in a process group of its own, its output in a log file."""
 
-    def __init__(self, kind: str, redis_url: str, log_dir: Path, *, pool: str = "solo", **env: str | float):
-        self.kind, self.pool = kind, pool
+    def __init__(self, kind: str, redis_url: str, log_dir: Path, *, pool: str = "solo",
+                 queues: str = "celery,standings", **env: str | float):
+        self.kind, self.pool, self.queues = kind, pool, queues
         self.log = log_dir / f"{kind}-{uuid.uuid4().hex[:8]}.log"
         self.env = {**os.environ, "DATABASE_URL": worker_database_url(), "REDIS_URL": redis_url,
                     "DJANGO_SETTINGS_MODULE": "config.settings", "CELERY_TASK_ALWAYS_EAGER": "0", "LOG_LEVEL": "INFO",
@@ -57,7 +58,7 @@ class CeleryProcess:
 
     def start(self, timeout: float = 60) -> CeleryProcess:
         if self.kind == "worker":
-            args = ["worker", f"--pool={self.pool}", "--concurrency=1", "--queues=celery,standings",
+            args = ["worker", f"--pool={self.pool}", "--concurrency=1", f"--queues={self.queues}",
                     "--without-gossip", "--without-mingle", "--without-heartbeat",
                     f"--hostname=fault-{uuid.uuid4().hex[:8]}@localhost", "--loglevel=INFO"]
             ready = "ready."

@@ -5,7 +5,9 @@ on the same Redis never takes these tasks); the tests use real transactions so t
 own database connections see the rows.
 """
 
+import ast
 import os
+import re
 import threading
 import time
 import uuid
@@ -149,3 +151,96 @@ def test_a_long_pairing_keeps_its_lease_alive_and_is_never_taken_as_lost(worker,
     done = TaskRecord.objects.get(pk=record.pk)
     assert done.status == "succeeded" and done.attempts == 1 and done.lease_expires_at is None
     assert len(leases - {None}) >= 4  # pushed forward again and again
+
+
+SUCCEEDED = re.compile(r"Task tournaments\.standings_recompute_task\[[^\]]+\] succeeded in [\d.]+s: (\{.*\})")
+
+
+def recomputes(worker) -> list[dict]:
+    """What each recompute of a worker process returned, in order (its log's "succeeded" lines)."""
+    return [ast.literal_eval(m.group(1)) for m in SUCCEEDED.finditer(worker.output())]
+
+
+def test_two_shard_workers_keep_each_tournaments_recomputes_in_one_process(settings, monkeypatch, tmp_path):
+    """Two single-process shard workers (``celery -A config worker -Q standings.K -c 1``, real processes):
+    each tournament's recomputes run in the process of its shard and, after the first, on the inputs it
+    kept. A recompute left in a queue no worker serves any more (the number of shards changed) is caught
+    by the sweep; one sent to the other shard loads everything and is right, and so is the next one."""
+    from tests.robustness.processes import CeleryProcess
+    from tests.tournaments.test_standings_incremental import fresh, saved
+    from tournaments.services.sweep import standings_sweep
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker processes need the test database on PostgreSQL")
+    queues = ["standings", "standings.0", "standings.1"]
+
+    def purge():
+        with app.connection_for_write() as conn:
+            for queue in queues:
+                conn.default_channel.queue_purge(queue)
+
+    purge()
+    cache.clear()
+    monkeypatch.setattr(standings_service, "COALESCE_SECONDS", 0.2)
+    env = {"STANDINGS_SHARDS": 2, "STANDINGS_COALESCE_SECONDS": 0.2}
+    tournaments = [make_tournament(8)[0] for _ in range(4)]
+    first = tournaments[0]
+    matches = {}
+    for tournament in tournaments:
+        # The first one while the deployment still had one shard: its recompute waits in "standings" (and
+        # its "recompute pending" flag makes its next result wait for that one).
+        settings.STANDINGS_SHARDS = 1 if tournament == first else 2
+        matches[tournament.pk] = list(round_pair(tournament=tournament).matches.exclude(ew=None).order_by("table"))
+    finish(matches[first.pk][0])
+    settings.STANDINGS_SHARDS = 2
+
+    def won(tournament, n):
+        return lambda: Standing.objects.filter(tournament=tournament, won=1).count() == n
+
+    workers = [CeleryProcess("worker", os.environ["REDIS_URL"], tmp_path, queues=f"standings.{k}", **env)
+               for k in range(2)]
+    try:
+        for worker in workers:
+            worker.start()
+        assert wait_for(lambda: all(StandingsSnapshot.objects.filter(tournament=t).exists() for t in tournaments[1:]))
+        time.sleep(0.5)
+        assert not StandingsSnapshot.objects.filter(tournament=first).exists(), "its recompute waits in the old queue"
+        # The sweep (beat's, every SWEEP_SECONDS) finds it stale and queues it to the tournament's shard.
+        assert standings_sweep(older_than=0) == [first.pk]
+        assert wait_for(won(first, 1))
+        for k in range(3):  # results one by one, each recompute waited for
+            for tournament in tournaments:
+                if (tournament, k) != (first, 0):
+                    finish(matches[tournament.pk][k])
+                assert wait_for(won(tournament, k + 1))
+        for tournament in tournaments:
+            assert saved(tournament) == fresh(tournament)
+
+        assert not any("to which no standings recompute goes" in w.output() for w in workers)
+        ran = [recomputes(worker) for worker in workers]
+        for k, reports in enumerate(ran):
+            by_tournament = {}
+            for report in reports:
+                by_tournament.setdefault(report["tournament"], []).append(report["path"])
+            assert set(by_tournament) == {t.pk for t in tournaments if t.pk % 2 == k}, (k, by_tournament)
+            for tournament, paths in by_tournament.items():
+                # The new round's load, then every result on the kept inputs.
+                assert paths == ["full"] + ["incremental"] * (len(paths) - 1), (tournament, paths)
+                assert len(paths) >= 3
+        with app.connection_for_write() as conn:
+            assert conn.default_channel.client.llen("standings") == 1, "the old queue's message: never needed"
+
+        # A recompute on the wrong shard (a misrouted message): a full load there, right; back on its own
+        # shard, whose kept inputs are stale now, a full load again, right.
+        other = tournaments[1]
+        wrong = standings_recompute_task.apply_async((other.pk,), queue=f"standings.{(other.pk + 1) % 2}").get(30)
+        assert wrong["path"] == "full" and saved(other) == fresh(other)
+        finish(matches[other.pk][3])
+        assert wait_for(won(other, 4))
+        assert recomputes(workers[other.pk % 2])[-1]["path"] == "full"
+        assert saved(other) == fresh(other)
+    finally:
+        for worker in workers:
+            worker.kill()
+        purge()
+        cache.clear()

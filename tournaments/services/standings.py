@@ -26,6 +26,12 @@ failed one, a restarted worker, standings rows written by anyone else) loads eve
 first recompute does. The ranking itself is always computed whole, so both paths give the same
 rows (tested).
 
+Sharding. The kept inputs are only reused when the same process recomputes the tournament again,
+so every recompute of a tournament goes to one queue: ``standings_queue`` (``STANDINGS_SHARDS``
+queues, ``standings.{tournament id % N}``; one queue, ``standings``, by default), each served by one
+single-process worker. Correctness never depends on it: a recompute run by any other process finds
+a generation it did not write and loads everything.
+
 Writing. Only the rows whose values changed are written (after one result: the two teams, their
 opponents' Buchholz, the positions that moved), compared with the rows as the last recompute left
 them, or as read from the table after a full load.
@@ -64,7 +70,7 @@ from tournaments.ranking.metrics import DEFAULT_METRICS
 
 logger = logging.getLogger(__name__)
 
-COALESCE_SECONDS = getattr(settings, "STANDINGS_COALESCE_SECONDS", 2)
+COALESCE_SECONDS = float(getattr(settings, "STANDINGS_COALESCE_SECONDS", 2))
 PENDING_TIMEOUT = 120
 
 
@@ -79,6 +85,23 @@ def advisory_lock(tournament_id: int, purpose: str) -> None:
 
 def pending_key(tournament_id: int) -> str:
     return f"standings:pending:{tournament_id}"
+
+
+def standings_queue(tournament_id: int) -> str:
+    """The queue of a tournament's standings recomputes: the same one for every recompute (its shard).
+
+    ``standings`` with one shard (``STANDINGS_SHARDS``, the default), else ``standings.{id % N}``:
+    the shard of a tournament follows from its id alone, in every process that has the same N.
+    """
+    shards = int(getattr(settings, "STANDINGS_SHARDS", 1))
+    return "standings" if shards <= 1 else f"standings.{int(tournament_id) % shards}"
+
+
+def standings_queues_unused(queues: list[str]) -> list[str]:
+    """The standings queues among ``queues`` that no recompute goes to with this process's STANDINGS_SHARDS."""
+    shards = int(getattr(settings, "STANDINGS_SHARDS", 1))
+    used = {"standings"} if shards <= 1 else {f"standings.{k}" for k in range(shards)}
+    return [q for q in queues if (q == "standings" or q.startswith("standings.")) and q not in used]
 
 
 def standings_recompute_schedule(tournament_id: int, added: bool | Exception | None = None) -> bool:
@@ -248,7 +271,7 @@ class _Inputs:
 
 _KEPT: OrderedDict[int, _Inputs] = OrderedDict()  # tournament id -> inputs, the most recent last
 _KEPT_LOCK = threading.Lock()  # a threads pool shares them
-KEEP_TOURNAMENTS = getattr(settings, "STANDINGS_KEEP_TOURNAMENTS", 32)
+KEEP_TOURNAMENTS = int(getattr(settings, "STANDINGS_KEEP_TOURNAMENTS", 32))
 
 
 def _take_kept(tournament_id: int) -> _Inputs | None:
@@ -298,6 +321,10 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
     process kept the inputs of the last recompute (the snapshot's generation says so) and only
     results changed, the changed matches are read and applied to them; otherwise everything is
     loaded again. Either way the ranking is computed whole from the inputs.
+
+    The snapshot returned also tells how it went (not saved): ``incremental`` (True when the kept
+    inputs were brought up to date, False after a full load) and ``changes`` (the ids of the
+    matches whose committed changes it took, sorted; a change that names no match is left out).
     """
     started = time.perf_counter()
     pts, metrics = points_settings(tournament), tournament_metrics(tournament)
@@ -309,11 +336,13 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         snapshot = (StandingsSnapshot.objects.select_for_update().filter(tournament=tournament).first()
                     or StandingsSnapshot(tournament=tournament))
         changed = _take_changes(tournament.pk)
+        incremental = True
         if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics)
                 or not inputs.apply(changed, tournament.pk)):
             teams, matches, records, clubs = _load(tournament, pts)
             ctx = Context.build(teams, (r for recs in records.values() for r in recs), pts)
             inputs = _Inputs("", (pts, metrics), matches, records, ctx, clubs)
+            incremental = False
         rows = rank_standings(inputs.ctx, metrics)
         inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved)
         snapshot.computed_at, snapshot.metrics = computed_at, metrics
@@ -324,6 +353,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         snapshot.save()
         publish_standings_changed(tournament.pk)
     _keep(tournament.pk, inputs)
+    snapshot.incremental, snapshot.changes = incremental, sorted(m for m in changed if m is not None)
     return snapshot
 
 

@@ -19,11 +19,11 @@ So every result reaches the standings within ``STANDINGS_STALE_SECONDS + SWEEP_S
 recompute) once the fault is over, and no pairing blocks a tournament longer than its lease.
 
 Who runs it. With a broker, Celery beat (``celery -A config beat``, ``./dev beat``) queues
-``sweep_task`` on the standings queue (the single-process standings worker, whose kept inputs it
-reuses). Without a broker (the zero-setup run, tasks in-process), the web process runs it on a
-daemon thread (``sweep_thread_start``, called by config/wsgi.py and config/asgi.py). The pair
-request itself also expires its tournament's lost tasks first (``task_records_expire``), so a new
-request is accepted as soon as the lease has passed, sweep or no sweep.
+``sweep_task`` on the default queue (``celery``): it only reads and queues. Without a broker (the
+zero-setup run, tasks in-process), the web process runs it on a daemon thread (``sweep_thread_start``,
+called by config/wsgi.py and config/asgi.py). The pair request itself also expires its tournament's
+lost tasks first (``task_records_expire``), so a new request is accepted as soon as the lease has
+passed, sweep or no sweep.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connections
 from django.db.models import Min, Q
 from django.utils import timezone
@@ -105,23 +106,44 @@ def standings_stale(*, older_than: float | None = None) -> list[int]:
                 .filter(oldest__lt=cutoff).order_by("oldest").values_list("tournament_id", flat=True))
 
 
-def standings_sweep(*, older_than: float | None = None) -> list[int]:
-    """Recompute, here and now, every tournament whose standings changes have waited too long."""
-    from tournaments.services.standings import standings_recompute
+def swept_key(tournament_id: int) -> str:
+    return f"standings:swept:{tournament_id}"
 
+
+def standings_sweep(*, older_than: float | None = None) -> list[int]:
+    """Have every tournament whose standings changes waited too long recomputed; their ids.
+
+    Each recompute is queued to its tournament's shard (``standings_recompute_task``, routed by
+    ``tournaments.tasks.task_route``), never run here: the worker of that shard keeps the
+    tournament's inputs, and the next recomputes there can reuse them. A tournament is queued at
+    most once every ``STANDINGS_STALE_SECONDS`` (a flag in the cache), so a busy shard is not
+    handed one more recompute of the same tournament by every pass. Without a broker (tasks
+    in-process) the recompute runs here, at once.
+    """
+    from tournaments.tasks import standings_recompute_task
+
+    eager = bool(standings_recompute_task.app.conf.task_always_eager)
+    again = _seconds("STANDINGS_STALE_SECONDS", 10) if older_than is None else older_than
     done = []
     for tournament_id in standings_stale(older_than=older_than):
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
-        if tournament is None:  # deleted meanwhile (its rows go with it)
+        if not Tournament.objects.filter(pk=tournament_id).exists():  # deleted meanwhile (its rows go with it)
             continue
+        if not eager:
+            try:
+                if not cache.add(swept_key(tournament_id), 1, timeout=max(again, 1)):
+                    continue  # queued by an earlier pass that has not had its turn yet
+            except Exception:  # the cache is down: queue anyway
+                logger.exception("sweep: the cache is unavailable for tournament %s", tournament_id)
         try:
-            standings_recompute(tournament=tournament)
+            if standings_recompute_task.apply_async((tournament_id,)) is None:
+                continue  # not queued (the broker is down): logged; the next pass tries again
         except Exception:
             logger.exception("sweep: recomputing the standings of tournament %s failed", tournament_id)
             continue
         done.append(tournament_id)
     if done:
-        logger.warning("sweep: recomputed the stale standings of tournament(s) %s", done)
+        logger.warning("sweep: %s the stale standings of tournament(s) %s",
+                       "recomputed" if eager else "queued the recomputes of", done)
     return done
 
 
