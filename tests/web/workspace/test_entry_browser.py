@@ -350,4 +350,18 @@ def test_a_refused_hand_holds_the_queue_and_says_so(browser, site, language):  #
       return bad; }""")
     assert broken == []
     assert Hand.objects.filter(game__match=match).count() == 1
+    if language == "en":
+        # Fixed in the form: saved unchanged it is refused again at once; fixed, it and the hand behind are stored.
+        page.click("#queue-list li[data-status=refused] >> text=Fix it")
+        page.wait_for_selector("#queue-list li.q-fixing")
+        page.click("#hand-save")
+        page.wait_for_selector("#save-note:not([hidden])")
+        assert "took no trick" in page.text_content("#err-points")
+        page.fill("input[name=points_ns]", "0")
+        page.fill("input[name=points_ew]", "60")
+        page.click("#hand-save")
+        page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2",
+                               timeout=20000)
+        assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer", "points_ew")) == [
+            (1, "N", 23), (2, "E", 60), (3, "S", 23)]
     context.close()
