@@ -180,7 +180,8 @@ def test_form_post_refusal_is_shown_on_its_field(setup, keeper_client):
                                         "points_ns": "37", "points_ew": "23", "key": "form-2"})
     assert response.status_code == 400
     body = response.content.decode()
-    assert '<p class="field-error" id="err-tricks">The tricks of the two teams must add up to 8; these add up to 9.</p>' in body
+    assert ('<p class="field-error" id="err-tricks">The tricks of the two teams must add up to 8; '
+            'these add up to 9.</p>') in body
     assert 'name="tricks_ew" inputmode="numeric" min="0" max="8" value="4"' in body  # what was typed stays
     assert not Hand.objects.exists()
 
