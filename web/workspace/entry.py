@@ -125,19 +125,38 @@ def _entry_context(request, match: Match, **extra) -> dict:
     }
     return {"tournament": tournament, "match": match, "state": state, "form": form, "config": config,
             "key": uuid.uuid4().hex, "values": {"dealer": state["next_dealer"]}, "errors": {}, "general_errors": [],
-            "words": _words(), **extra}
+            "words": _words(match, form), **extra}
 
 
-def _words() -> dict:
-    """The sentences the entry script shows, in the user's language."""
+def _words(match: Match, form: dict) -> dict:
+    """The sentences the entry script shows, in the user's language, with the seats, suits and cards in its words.
+
+    The queue describes each hand from these (a Dutch page says O and Z for the east and south seats, as its
+    form's seat buttons do), also where the form is not on the page.
+    """
+    variant = match.round.tournament.variant_obj
+    suits = {s["code"]: (f'{s["symbol"]} {s["name"]}' if s["symbol"] else s["name"]) for s in form["suits"]}
+    if form["no_trump"]:
+        suits["none"] = str(labels.suit_name(variant, "none"))
+    cards = ({r["code"] + s["code"]: labels.card_name(variant, r["code"] + s["code"])
+              for r in form["ranks"] for s in form["suits"]} if form["trump_mode"] == "turned" else {})
     return {
+        "seats": {s["code"]: s["label"] for s in form["seats"]},
+        "suits": suits,
+        "cards": cards,
+        "blank": "?",
+        "points_total": _("The points of the two teams must add up to %(total)s; these add up to %(got)s."),
+        "tricks_total": _("The tricks of the two teams must add up to %(total)s; these add up to %(got)s."),
+        "out_of_range": _("Enter a whole number from 0 to %(total)s."),
+        "save_blocked": _("Not saved: fix the fields in red first."),
+        "waiting_fix": _("Waits for the refused hand"),
+        "blocked": _("%(hand)s was refused: the hands after it are not sent until you fix it or drop it."),
         "queued": _("Waiting to be sent"), "sending": _("Sending…"), "stored": _("Stored"), "refused": _("Refused"),
         "hand": _("Hand %(number)s of game %(game)s"),
         "online": _("online"),
         "offline": _("offline: hands are kept on this phone and sent when the connection returns"),
         "edit": _("Fix it"), "drop": _("Drop it"), "retry": _("Send again"),
         "drop_confirm": _("Drop this hand? It will not be sent."),
-        "stopped": _("The hands after a refused hand wait until you fix or drop it."),
         "fixing": _("Fixing a refused hand: save to put it back in the queue."),
         "preview": _("Preview: %(ns_name)s %(ns)s, %(ew_name)s %(ew)s; game total %(tns)s–%(tew)s."),
         "preview_multiplier": _("×%(n)s"),
@@ -295,7 +314,7 @@ def score_correct(request, slug, match_id):
                                                  "points", "penalty", "thrown_in")}
             hand = hand_correct(hand=hand, data=changes, user=request.user)
         except (scoring.RuleViolation, ServiceError) as exc:
-            found = logic.refusals(exc, match.round.tournament.variant_obj, None)
+            found = logic.refusals(exc, match.round.tournament.variant_obj, logic.match_state(match))
             errors = {r["field"]: r["message"] for r in found if r["field"]}
             general = [r["message"] for r in found if not r["field"]]
         else:

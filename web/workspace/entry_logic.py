@@ -11,6 +11,7 @@ import scoring
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.admin_forms import plain_message
 from tournaments.models import Game, Match
 from tournaments.services.errors import ServiceError
 from tournaments.services.hand_data import engine_hands, game_settings
@@ -68,19 +69,42 @@ def form_field(field: str | None) -> str:
     return head if head in FORM_FIELDS else ""
 
 
-def words_for(code: str, field: str | None, variant: scoring.Variant, state: dict | None = None) -> str:
-    """Return a refusal in plain words in the user's language."""
+def _names(state: dict | None) -> dict:
+    """The match's team names by side, as the admin's refusals name them ("NS"/"EW" without a state)."""
+    state = state or {}
+    return {"ns": state.get("ns_name") or "NS", "ew": state.get("ew_name") or "EW"}
+
+
+#: The engine's words for a dealer out of turn: the seats it names.
+_DEALER = re.compile(r"(?P<previous>[NESW]) dealt the previous hand, so (?P<expected>[NESW]) deals")
+
+
+def words_for(code: str, field: str | None, variant: scoring.Variant, state: dict | None = None,
+              detail: str = "") -> str:
+    """Return a refusal in plain words in the user's language: the admin's precise sentence where it has one.
+
+    The admin's ``plain_message`` turns the engine's detail into a sentence with the numbers and the team
+    ("The points of the two teams must add up to 60; these add up to 70."); the table entry shows the same
+    sentence, so a scorekeeper and an organizer read one refusal alike. Where the admin would echo the engine's
+    English detail, the entry's own translated words stand in; a malformed value says what the field needs.
+    """
     head = form_field(field)
     if code == "invalid_input":
         return str(FIELD_WORDS.get(head, _("This value is not valid.")))
-    if code == "dealer_out_of_turn" and state and state.get("next_dealer") and state.get("playing"):
-        return gettext("It is %(seat)s's turn to deal (%(team)s).") % {
-            "seat": labels.seat(state["next_dealer"]), "team": state.get("next_dealer_team", "")}
+    names = _names(state)
+    if code == "dealer_out_of_turn":
+        found = _DEALER.search(detail or "")
+        if found:  # the admin's sentence, with the seats as this page's language writes them
+            return gettext("%(expected)s deals this hand: %(previous)s dealt the previous one.") % {
+                "expected": labels.seat(found["expected"]), "previous": labels.seat(found["previous"])}
+    if detail:
+        precise = plain_message(code, detail, names)
+        if precise != plain_message("", detail, names):  # a sentence of its own, not the detail echoed
+            return precise
     if code == "points_impossible" and field and "." in field:
         side = field.split(".")[1]
-        if state and side in ("ns", "ew"):
-            return gettext("%(team)s cannot have these points with these tricks.") % {
-                "team": state.get(f"{side}_name", side.upper())}
+        if side in ("ns", "ew"):
+            return gettext("%(team)s cannot have these points with these tricks.") % {"team": names[side]}
     template = CODE_WORDS.get(code)
     if template is None:
         return gettext("The hand was refused (%(code)s).") % {"code": code}
@@ -88,7 +112,11 @@ def words_for(code: str, field: str | None, variant: scoring.Variant, state: dic
 
 
 def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None) -> list[dict]:
-    """Return a refusal (the engine's violations or a service's conflict) as {code, field, message, detail} items."""
+    """Return a refusal (the engine's violations or a service's conflict) as {code, field, message, detail} items.
+
+    ``code`` and ``attr`` are the API's (its ``errors[].code`` and ``attr``), ``detail`` the engine's own words,
+    ``message`` the admin's plain sentence, ``field`` the entry form's field it shows on.
+    """
     if isinstance(exc, scoring.RuleViolation):
         items = [(v.code, v.field, v.message) for v in exc.violations]
     elif isinstance(exc, ServiceError):
@@ -96,7 +124,7 @@ def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None
     else:
         raise TypeError(exc)
     return [{"code": code, "field": form_field(field), "attr": field,
-             "message": words_for(code, field, variant, state), "detail": detail}
+             "message": words_for(code, field, variant, state, detail), "detail": detail}
             for code, field, detail in items]
 
 

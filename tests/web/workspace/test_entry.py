@@ -180,7 +180,8 @@ def test_form_post_refusal_is_shown_on_its_field(setup, keeper_client):
                                         "points_ns": "37", "points_ew": "23", "key": "form-2"})
     assert response.status_code == 400
     body = response.content.decode()
-    assert '<p class="field-error" id="err-tricks">The tricks of both sides must add up to 8.</p>' in body
+    assert ('<p class="field-error" id="err-tricks">The tricks of the two teams must add up to 8; '
+            'these add up to 9.</p>') in body
     assert 'name="tricks_ew" inputmode="numeric" min="0" max="8" value="4"' in body  # what was typed stays
     assert not Hand.objects.exists()
 
@@ -270,7 +271,7 @@ def test_json_dealer_out_of_turn_says_who_deals(setup, keeper_client):
                           {"hand": belgian_hand(1), "game": 1, "number": 2, "key": "k-dealer"})
     refusal = response.json()["refusals"][0]
     assert (response.status_code, refusal["code"], refusal["field"]) == (400, "dealer_out_of_turn", "dealer")
-    assert refusal["message"] == f"It is E's turn to deal ({ma.ew.name})."
+    assert refusal["message"] == "E deals this hand: N dealt the previous one."  # the admin's words
 
 
 def test_json_hand_meant_for_a_decided_game_is_refused_on_game(setup, keeper_client):
@@ -366,7 +367,7 @@ def test_correct_the_last_hand(setup, keeper_client):
     bad = keeper_client.post(url, {"dealer": "E", "trump": "S", "tricks_ns": "6", "tricks_ew": "2",
                                    "points_ns": "45", "points_ew": "16"})
     assert bad.status_code == 400
-    assert 'id="err-points">The points of both sides must add up to 60.' in bad.content.decode()
+    assert 'id="err-points">The points of the two teams must add up to 60; these add up to 61.' in bad.content.decode()
 
 
 def test_delete_the_last_hand_once(setup, keeper_client):
@@ -421,3 +422,95 @@ def test_public_match_page_links_to_entry_for_signed_in_users_only(setup, client
     enter = reverse("ws:score-match", args=["gentse-beker", ma.pk])
     assert enter not in client.get(url).content.decode()
     assert enter in keeper_client.get(url).content.decode()
+
+
+# --------------------------------------------------------------------------- issue 25: words and refusals
+
+
+def _words_of(response) -> dict:
+    body = response.content.decode()
+    start = body.index('<script id="ws-entry-words" type="application/json">') + len(
+        '<script id="ws-entry-words" type="application/json">')
+    return json.loads(body[start:body.index("</script>", start)])
+
+
+@pytest.mark.parametrize(("language", "seats", "hearts"), [
+    ("nl", {"N": "N", "E": "O", "S": "Z", "W": "W"}, "♥ harten"),
+    ("fr", {"N": "N", "E": "E", "S": "S", "W": "O"}, "♥ cœur"),
+    ("en", {"N": "N", "E": "E", "S": "S", "W": "W"}, "♥ hearts"),
+])
+def test_the_scripts_words_name_seats_and_suits_in_the_pages_language(setup, keeper_client, language, seats,
+                                                                       hearts):
+    """The queue describes a hand from these words: a Dutch page says O and Z, as its seat buttons do."""
+    ma = setup["ma"]
+    response = keeper_client.get(reverse("ws:score-match", args=["gentse-beker", ma.pk]),
+                                 HTTP_ACCEPT_LANGUAGE=language)
+    words = _words_of(response)
+    assert {k: words["seats"][k] for k in "NESW"} == seats
+    assert words["suits"]["H"] == hearts and words["cards"] == {}  # a Belgian game has no turned card
+    assert "%(total)s" in words["points_total"] and "%(got)s" in words["points_total"]
+
+
+def test_a_turned_trump_variant_names_its_cards_for_the_queue(keeper_client, setup):
+    from tests.factories import EntryFactory, TeamFactory, TournamentFactory
+    from tournaments.services.rounds import round_pair
+
+    t = TournamentFactory(slug="spaanse-beker", variant="spanish-manilla")
+    for i in range(2):
+        EntryFactory(tournament=t, team=TeamFactory(name=f"Equipo {i + 1}"), seed=i + 1)
+    round_pair(tournament=t)
+    t.scorekeepers.add(setup["keeper"])
+    match = Match.objects.get(round__tournament=t)
+    words = _words_of(keeper_client.get(reverse("ws:score-match", args=[t.slug, match.pk]),
+                                        HTTP_ACCEPT_LANGUAGE="es"))
+    assert words["cards"]["12O"] == "rey de oros" and words["suits"]["O"] == "oros"
+
+
+@pytest.mark.parametrize("hand", [
+    {"dealer": "E", "trump": "H", "tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 30}},  # points_total
+    {"dealer": "E", "trump": "H", "tricks": {"ns": 5, "ew": 4}, "points": {"ns": 37, "ew": 23}},  # tricks_total
+    {"dealer": "E", "trump": "H", "tricks": {"ns": 0, "ew": 8}, "points": {"ns": 10, "ew": 50}},  # 0 tricks
+    {"dealer": "E", "trump": "H", "tricks": {"ns": 1, "ew": 7}, "points": {"ns": 30, "ew": 30}},  # out of range
+    {"dealer": "S", "trump": "H", "tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 23}},  # out of turn
+])
+def test_a_refusal_says_what_the_api_and_the_admin_say(setup, keeper_client, hand):
+    """The same bad hand: the entry's code, field and detail are the API's, its sentence is the admin's."""
+    from api.models import AuthToken
+    from rest_framework.test import APIClient
+
+    import scoring
+    from tournaments.admin_forms import refusal_text
+    from tournaments.services.hands import hand_enter
+
+    ma = setup["ma"]
+    enter_hands(ma, 1)  # N dealt hand 1: E deals hand 2
+    entry = _post_json(keeper_client, reverse("ws:score-hand", args=["gentse-beker", ma.pk]),
+                       {"hand": hand, "game": 1, "number": 2, "key": "k-same"})
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(setup['keeper'])[1]}")
+    api_answer = api.post(f"/api/v1/matches/{ma.pk}/hands/", hand, format="json")
+    assert entry.status_code == api_answer.status_code == 400
+    refusals, errors = entry.json()["refusals"], api_answer.json()["errors"]
+    assert [(r["code"], r["attr"], r["detail"]) for r in refusals] == [(e["code"], e["attr"], e["detail"])
+                                                                      for e in errors]
+    with pytest.raises(scoring.RuleViolation) as refused:
+        hand_enter(match=ma, data=hand)
+    admin_words = refusal_text(refused.value, {"ns": ma.ns.name, "ew": ma.ew.name})
+    assert " ".join(r["message"] for r in refusals) == admin_words
+    assert "refused" not in admin_words.lower() and "(" + refusals[0]["code"] not in admin_words
+
+
+def test_a_refusal_in_dutch_names_the_seats_in_dutch(setup, keeper_client):
+    ma = setup["ma"]
+    enter_hands(ma, 1)
+    response = _post_json(keeper_client, reverse("ws:score-hand", args=["gentse-beker", ma.pk]),
+                          {"hand": belgian_hand(1) | {"dealer": "S"}, "game": 1, "number": 2, "key": "k-nl"},
+                          HTTP_ACCEPT_LANGUAGE="nl")
+    assert response.json()["refusals"][0]["message"] == "O geeft deze deling: N gaf de vorige."
+
+
+def test_the_entry_page_has_one_h1_naming_the_table_and_round(setup, keeper_client):
+    ma = setup["ma"]
+    body = keeper_client.get(reverse("ws:score-match", args=["gentse-beker", ma.pk])).content.decode()
+    assert body.count("<h1") == 1
+    assert f'<h1 class="entry-h1">Table {ma.table} · Round 1</h1>' in body

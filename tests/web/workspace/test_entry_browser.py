@@ -13,7 +13,7 @@ from django.test import Client
 from tests.factories import UserFactory
 from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
 from tests.web.conftest import enter_hands, make_tournament
-from tournaments.models import Hand, Match
+from tournaments.models import Hand, Match, Team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -99,14 +99,15 @@ def test_scorekeeper_enters_a_hand_then_sees_a_refusal_on_its_field(browser, sit
     assert "· ♥ hearts ·" in page.text_content("#queue-list")  # the trump in words, not its code
     assert page.is_checked("input[name=dealer][value=S]")
     assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer")) == [(1, "N"), (2, "E")]
-    # A bad hand: 10 points without a trick. The preview already says so on the points; saved, it comes back.
+    # A bad hand: 10 points without a trick. The preview already says so on the points, in the admin's words;
+    # Save then refuses it: nothing is queued, the reason stays on its field.
     type_hand(page, tricks_ns="0", points_ns="10")
     assert page.input_value("input[name=points_ew]") == "50"
     page.wait_for_selector("fieldset[data-field=points].has-error")
     page.click("#hand-save")
-    page.wait_for_selector("#queue-list li[data-status=refused]")
-    page.wait_for_selector("fieldset[data-field=points].has-error")
-    assert f"{match.ns.name} cannot have these points with these tricks." in page.text_content("#err-points")
+    page.wait_for_selector("#save-note:not([hidden])")
+    assert page.locator("#queue-list li:not([data-status=stored])").count() == 0
+    assert f"{match.ns.name} took no trick, so its points are 0 (not 10)." in page.text_content("#err-points")
     assert page.text_content("#err-tricks") == ""
     assert page.is_checked("input[name=dealer][value=S]") and page.input_value("input[name=points_ns]") == "10"
     shot(page, "entry-refusal-390")
@@ -157,7 +158,9 @@ def test_two_hands_offline_are_stored_once_and_in_order(browser, site):  # noqa:
     # Sent again (as after a lost answer), nothing more is stored.
     page.evaluate("""() => WsQueue.list(%d).then(rows => Promise.all(rows.map(r => {
         r.status = 'queued'; return WsQueue.put(r); })))""" % match.pk)
-    page.click("#queue-send")
+    # The page is not told of records changed behind its back: the connection coming back sends them (clicking
+    # "Send now" raced with the render that shows the button).
+    page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2")
     page.wait_for_timeout(500)
     assert Hand.objects.filter(game__match=match).count() == 3
@@ -238,4 +241,129 @@ def test_the_hands_table_keeps_both_sides_on_a_phone(browser, site, language):  
                            ".map(e => [e.scrollWidth, e.clientWidth])")
     assert widths and all(scroll <= client_width for scroll, client_width in widths), widths
     shot(page, f"entry-hands-{language}-390")
+    context.close()
+
+
+# --------------------------------------------------------------------------- issue 25, defect 3
+
+
+def queued_offline(page, context, hands):
+    """Type ``hands`` (kwargs of type_hand) offline, each saved into the queue; the page stays offline."""
+    context.set_offline(True)
+    page.wait_for_function("navigator.onLine === false")
+    for i, hand in enumerate(hands, start=1):
+        type_hand(page, **hand)
+        page.click("#hand-save")
+        page.wait_for_function(f"document.querySelectorAll('#queue-list li[data-status=queued]').length == {i}")
+
+
+def test_a_flagged_hand_is_not_queued(browser, site):  # noqa: F811
+    """Flagged by the page's own check (a sum) or by the server (typed and saved at once): Save queues nothing."""
+    server, tournament, match, keeper = site
+    context, page = signed_in_page(browser, server, keeper)
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/")
+    type_hand(page, points_ns="37", points_ew="30")  # 67: the page's own check
+    page.click("#hand-save")
+    page.wait_for_selector("#save-note:not([hidden])")
+    assert "must add up to 60; these add up to 67" in page.text_content("#err-points")
+    # Saved before any preview came back: the server is asked before the hand is queued.
+    page.fill("input[name=points_ew]", "")
+    page.fill("input[name=tricks_ns]", "0")
+    page.fill("input[name=points_ns]", "10")
+    page.click("#hand-save")
+    page.wait_for_function("document.querySelector('#err-points').textContent.includes('took no trick')")
+    page.wait_for_timeout(300)
+    assert page.locator("#queue-list li").count() == 0
+    assert page.evaluate("WsQueue.list(%d).then(rows => rows.length)" % match.pk) == 0
+    assert Hand.objects.filter(game__match=match).count() == 1
+    context.close()
+
+
+def test_typing_both_points_keeps_the_first_and_flags_a_wrong_sum(browser, site):  # noqa: F811
+    server, tournament, match, keeper = site
+    context, page = signed_in_page(browser, server, keeper)
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/")
+    page.fill("input[name=points_ns]", "37")
+    assert page.input_value("input[name=points_ew]") == "23"  # filled from the total: not typed yet
+    page.fill("input[name=points_ew]", "30")
+    assert page.input_value("input[name=points_ns]") == "37"  # what was typed first stays
+    page.wait_for_selector("fieldset[data-field=points].has-error")
+    assert page.text_content("#err-points") == "The points of the two teams must add up to 60; these add up to 67."
+    page.fill("input[name=points_ns]", "30")
+    assert page.input_value("input[name=points_ew]") == "30"
+    page.wait_for_selector("fieldset[data-field=points]:not(.has-error)")
+    # A side emptied shows what the other leaves it, and is saved with it.
+    page.fill("input[name=points_ew]", "")
+    assert page.get_attribute("input[name=points_ew]", "placeholder") == "30"
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+def test_a_refused_hand_holds_the_queue_and_says_so(browser, site, language):  # noqa: F811
+    """Offline, a bad hand (no preview) and a good one are queued; online the first is refused and the queue says
+    that the second waits for its fix, in the page's language and seat letters, with no "null" anywhere."""
+    server, tournament, match, keeper = site
+    Team.objects.filter(pk=match.ns_id).update(name="De Manillekes")  # the demo's names, that used to break
+    Team.objects.filter(pk=match.ew_id).update(name="Muul Op Tafel")
+    match.refresh_from_db()
+    client = Client()
+    client.force_login(keeper)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language)
+    context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME,
+                          "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value, "url": server.url}])
+    page = context.new_page()
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/")
+    assert page.locator("h1").count() == 1
+    assert page.text_content("h1") == ("Tafel 1 · Ronde 1" if language == "nl" else "Table 1 · Round 1")
+    queued_offline(page, context, [dict(tricks_ns="0", points_ns="10"), dict(trump="S")])
+    queue = page.text_content("#queue-list")
+    east, south = ("O", "Z") if language == "nl" else ("E", "S")
+    assert f" · {east} · " in queue and f" · {south} · " in queue  # the dealers of hands 2 and 3
+    if language == "nl":
+        assert " · E · " not in queue and " · S · " not in queue
+    # An old record with a side left empty: the other side's complement, never "null".
+    page.evaluate("""() => WsQueue.add({match: %d, key: 'k-old', game: 1, number: 4, status: 'queued',
+        hand: {dealer: 'W', trump: 'H', tricks: {ns: 5, ew: null}, points: {ns: 75, ew: null}}})""" % match.pk)
+    context.set_offline(False)
+    page.wait_for_selector("#queue-list li[data-status=refused]", timeout=20000)
+    page.wait_for_selector("#queue-blocked")
+    text = page.text_content("#entry-queue")
+    assert "null" not in text and "undefined" not in text
+    assert "5–3" in text and "75–?" in text
+    if language == "en":
+        assert page.text_content("#queue-blocked") == (
+            "Hand 2 of game 1 was refused: the hands after it are not sent until you fix it or drop it.")
+        reason = page.text_content("#queue-list li[data-status=refused] .q-reason")
+        assert reason == f"{match.ns.name} took no trick, so its points are 0 (not 10). points_impossible"
+        assert page.locator("li.q-waiting .q-badge").first.text_content() == "Waits for the refused hand"
+    else:
+        assert page.text_content("#queue-blocked").startswith("Deling 2 van spel 1 werd geweigerd")
+        assert page.locator("li.q-waiting .q-badge").first.text_content() == "Wacht op de geweigerde deling"
+    assert page.locator("li.q-waiting").count() == 2
+    shot(page, f"entry-queue-refused-{language}-390")
+    # The words of the teams wrap between words, none broken in the middle.
+    broken = page.evaluate(r"""() => { const bad = [];
+      for (const el of document.querySelectorAll('.entry-board .name, .choice small, .num span')) {
+        const node = el.firstChild; if (!node || node.nodeType !== 3) continue;
+        for (const m of node.data.matchAll(/\S+/g)) {
+          const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+          if (r.getClientRects().length > 1) bad.push(m[0]);
+        } }
+      return bad; }""")
+    assert broken == []
+    assert Hand.objects.filter(game__match=match).count() == 1
+    if language == "en":
+        # Fixed in the form: saved unchanged it is refused again at once; fixed, it and the hand behind are stored.
+        page.click("#queue-list li[data-status=refused] >> text=Fix it")
+        page.wait_for_selector("#queue-list li.q-fixing")
+        page.click("#hand-save")
+        page.wait_for_selector("#save-note:not([hidden])")
+        assert "took no trick" in page.text_content("#err-points")
+        page.fill("input[name=points_ns]", "0")
+        page.fill("input[name=points_ew]", "60")
+        page.click("#hand-save")
+        page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2",
+                               timeout=20000)
+        assert list(Hand.objects.filter(game__match=match).values_list("number", "dealer", "points_ew")) == [
+            (1, "N", 23), (2, "E", 60), (3, "S", 23)]
     context.close()

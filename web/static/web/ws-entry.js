@@ -18,10 +18,13 @@
   var previewBox = document.getElementById("entry-preview");
   var fixing = null; // the id of the refused record being fixed in the form
   var lastPreview = null; // {input: JSON of the hand, result}
+  var lastRefusal = null; // {input: JSON of the hand, refusals}: the server's refusal of what the form holds
+  var typed = {}; // the tricks and points fields the user typed in (the others may be filled from them)
   var syncing = false;
+  var checking = false; // a hand being checked before it is queued
 
   function fmt(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_, k) { return values[k] === undefined ? "" : values[k]; });
+    return text.replace(/%\((\w+)\)s/g, function (_, k) { return values[k] === undefined || values[k] === null ? "" : values[k]; });
   }
 
   function uuid() {
@@ -113,9 +116,13 @@
     if (field("thrown_in")) field("thrown_in").checked = !!hand.thrown_in;
     ["tricks", "points"].forEach(function (name) {
       var v = hand[name] || {};
-      field(name + "_ns").value = v.ns === undefined || v.ns === null ? "" : v.ns;
-      field(name + "_ew").value = v.ew === undefined || v.ew === null ? "" : v.ew;
+      ["ns", "ew"].forEach(function (side) {
+        var value = v[side] === undefined || v[side] === null ? "" : String(v[side]);
+        field(name + "_" + side).value = value;
+        typed[name + "_" + side] = value !== "";  // a hand brought back is the user's: not overwritten
+      });
     });
+    updatePlaceholders();
     if (field("penalty_type")) {
       setRadio("penalty_type", hand.penalty ? hand.penalty.type : "");
       setRadio("penalty_side", hand.penalty ? hand.penalty.side : "");
@@ -128,15 +135,22 @@
     form.querySelectorAll(".field-error").forEach(function (el) { el.textContent = ""; });
     var general = document.getElementById("err-general");
     general.textContent = ""; general.hidden = true;
+    var note = document.getElementById("save-note");
+    if (note) { note.textContent = ""; note.hidden = true; }
   }
 
-  /* The refusals on their fields (the turned card's trump errors on the card picker). */
+  /* The error line of a refusal's field (the turned card's trump errors on the card picker), or null. */
+  function errorBox(refusal) {
+    var name = refusal.field === "trump" && variant.trump_mode === "turned" ? "turned_card" : refusal.field;
+    return (name && document.getElementById("err-" + name)) || null;
+  }
+
+  /* The refusals on their fields. */
   function showErrors(refusals) {
     clearErrors();
     var general = document.getElementById("err-general");
     refusals.forEach(function (r) {
-      var name = r.field === "trump" && variant.trump_mode === "turned" ? "turned_card" : r.field;
-      var box = name && document.getElementById("err-" + name);
+      var box = errorBox(r);
       if (box) {
         box.textContent = box.textContent ? box.textContent + " " + r.message : r.message;
         box.closest(".entry-field").classList.add("has-error");
@@ -151,17 +165,88 @@
     });
   }
 
-  /* Typing one side's tricks or points fills the other's from the deal's total. */
+  /* A field's own error line: set (with the rule's words) or cleared. */
+  function flagField(name, message) {
+    var box = document.getElementById("err-" + name);
+    if (!box) return;
+    box.textContent = message || "";
+    box.closest(".entry-field").classList.toggle("has-error", !!message);
+  }
+
+  function totalOf(kind) { return kind === "tricks" ? variant.tricks_per_deal : variant.hand_total; }
+
+  /* A side's count typed in the form: a whole number from 0 to the deal's total, null when empty, NaN otherwise. */
+  function countOf(name, total) {
+    var el = field(name);
+    if (!el || el.value.trim() === "") return null;
+    var v = Number(el.value);
+    return Number.isInteger(v) && v >= 0 && v <= total ? v : NaN;
+  }
+
+  /* What is wrong with the two sides' tricks or points as typed (the rule's words), or "". */
+  function pairProblem(kind) {
+    var total = totalOf(kind), ns = countOf(kind + "_ns", total), ew = countOf(kind + "_ew", total);
+    if (Number.isNaN(ns) || Number.isNaN(ew)) return fmt(words.out_of_range, { total: total });
+    if (ns !== null && ew !== null && ns + ew !== total) {
+      return fmt(words[kind + "_total"], { total: total, got: ns + ew });
+    }
+    return "";
+  }
+
+  /* An empty side shows the value the other side leaves it (the deal's total minus it) as its placeholder. */
+  function updatePlaceholders() {
+    ["tricks", "points"].forEach(function (kind) {
+      var total = totalOf(kind);
+      ["ns", "ew"].forEach(function (side) {
+        var el = field(kind + "_" + side);
+        if (!el) return;
+        var other = countOf(kind + "_" + (side === "ns" ? "ew" : "ns"), total);
+        el.placeholder = other === null || Number.isNaN(other) ? "" : String(total - other);
+      });
+    });
+  }
+
+  /* Typing one side's tricks or points fills the other's from the deal's total, unless the user typed that one
+   * too: what was typed is never replaced. Two sides typed that do not add up are flagged with the rule. */
   function pairFill(event) {
     var m = /^(tricks|points)_(ns|ew)$/.exec(event.target.name || "");
     if (!m) return;
-    var total = m[1] === "tricks" ? variant.tricks_per_deal : variant.hand_total;
-    var other = field(m[1] + "_" + (m[2] === "ns" ? "ew" : "ns"));
-    var v = event.target.value.trim() === "" ? NaN : Number(event.target.value);
-    if (Number.isInteger(v) && v >= 0 && v <= total) other.value = total - v;
+    var total = totalOf(m[1]);
+    var otherName = m[1] + "_" + (m[2] === "ns" ? "ew" : "ns"), other = field(otherName);
+    typed[event.target.name] = event.target.value.trim() !== "";
+    if (!typed[otherName]) {
+      var v = countOf(event.target.name, total);
+      other.value = v === null || Number.isNaN(v) ? "" : total - v;
+    }
+    updatePlaceholders();
+    flagField(m[1], pairProblem(m[1]));
+  }
+
+  /* The page's own checks of a hand before it is queued: the refusals it would meet, on their fields. */
+  function localProblems() {
+    var found = [];
+    ["tricks", "points"].forEach(function (kind) {
+      var problem = pairProblem(kind);
+      if (problem) found.push({ code: kind === "tricks" ? "tricks_total" : "points_total", field: kind, message: problem });
+    });
+    return found;
+  }
+
+  /* An empty side next to a valid one takes the value its placeholder shows (the deal's total minus the other). */
+  function completePairs() {
+    ["tricks", "points"].forEach(function (kind) {
+      var total = totalOf(kind);
+      ["ns", "ew"].forEach(function (side) {
+        var el = field(kind + "_" + side);
+        var other = countOf(kind + "_" + (side === "ns" ? "ew" : "ns"), total);
+        if (el && el.value.trim() === "" && other !== null && !Number.isNaN(other)) el.value = total - other;
+      });
+    });
   }
 
   function resetForm(dealer) {
+    typed = {};
+    lastRefusal = null;
     fillForm({ dealer: dealer });
     lastPreview = null;
     previewBox.hidden = true;
@@ -229,20 +314,28 @@
 
   /* ------------------------------------------------------------------ the queue on the page */
 
-  /* A trump in the words of the form's button (hearts, no trump...); its code where the form is not shown. */
-  function trumpName(code) {
-    var input = document.querySelector('input[name=trump][value="' + code + '"]');
-    var label = input && input.parentNode.querySelector("span");
-    return label ? label.textContent.replace(/\s+/g, " ").trim() : code;
+  /* A seat, a trump and a turned card in the page's language (O and Z on a Dutch page; hearts, oros...). */
+  function seatName(code) { return (words.seats && words.seats[code]) || code; }
+  function trumpName(code) { return (words.suits && words.suits[code]) || code; }
+  function cardName(code) { return (words.cards && words.cards[code]) || code; }
+
+  /* Two sides' tricks or points: a side left empty shows what the other leaves it, or a placeholder. */
+  function pairText(pair, total) {
+    function known(v) { return typeof v === "number" && Number.isInteger(v); }
+    var ns = pair.ns, ew = pair.ew;
+    if (!known(ns) && known(ew) && ew >= 0 && ew <= total) ns = total - ew;
+    else if (!known(ew) && known(ns) && ns >= 0 && ns <= total) ew = total - ns;
+    function text(v) { return v === null || v === undefined || v === "" ? words.blank : String(v); }
+    return text(ns) + "–" + text(ew);
   }
 
   function describe(r) {
     var h = r.hand, parts = [fmt(words.hand, r)];
-    if (h.dealer) parts.push(h.dealer);
+    if (h.dealer) parts.push(seatName(h.dealer));
     if (h.trump) parts.push(trumpName(h.trump));
-    if (h.turned_card) parts.push(h.turned_card);
-    if (h.tricks) parts.push(h.tricks.ns + "–" + h.tricks.ew);
-    if (h.points) parts.push(h.points.ns + "–" + h.points.ew);
+    if (h.turned_card) parts.push(cardName(h.turned_card));
+    if (h.tricks) parts.push(pairText(h.tricks, variant.tricks_per_deal));
+    if (h.points) parts.push(pairText(h.points, variant.hand_total));
     return parts.join(" · ");
   }
 
@@ -256,7 +349,7 @@
   function render() {
     return WsQueue.list(match).then(function (rows) {
       queueList.textContent = "";
-      var blocked = false;
+      var blocked = false, blockedBy = null;
       // Of the hands stored, only the last is shown (the game's table below lists them all): the form stays
       // near the top of the page however many hands this phone has sent.
       var stored = rows.filter(function (r) { return r.status === "stored"; });
@@ -270,6 +363,10 @@
         var badge = document.createElement("span");
         badge.className = "badge q-badge";
         badge.textContent = words[r.status] || r.status;
+        if (blocked && r.status === "queued") {  // behind a refused hand: not sent until it is fixed or dropped
+          li.classList.add("q-waiting");
+          badge.textContent = words.waiting_fix;
+        }
         head.appendChild(badge);
         head.appendChild(document.createTextNode(" " + describe(r)));
         li.appendChild(head);
@@ -280,11 +377,20 @@
           li.appendChild(p);
         }
         if (r.status === "refused") {
+          if (!blocked) blockedBy = r;
           blocked = true;
           (r.refusals || []).forEach(function (x) {
+            // The admin's sentence, then the API's code (what an organizer looks up).
             var p = document.createElement("p");
             p.className = "q-detail q-reason";
-            p.textContent = x.message;
+            p.textContent = x.message || words.error;
+            if (x.code) {
+              var code = document.createElement("code");
+              code.className = "q-code";
+              code.textContent = x.code;
+              p.appendChild(document.createTextNode(" "));
+              p.appendChild(code);
+            }
             li.appendChild(p);
           });
           var actions = document.createElement("p");
@@ -296,11 +402,17 @@
         }
         queueList.appendChild(li);
       });
-      if (blocked) {
-        var note = document.createElement("li");
-        note.className = "q-note";
-        note.textContent = words.stopped;
-        queueList.appendChild(note);
+      // A refused hand says so above the list: the queue waits for it, it does not stop silently.
+      var banner = document.getElementById("queue-blocked");
+      if (blockedBy) {
+        if (!banner) {
+          banner = document.createElement("p");
+          banner.id = "queue-blocked"; banner.className = "q-blocked"; banner.setAttribute("role", "alert");
+          queueBox.insertBefore(banner, queueList);
+        }
+        banner.textContent = fmt(words.blocked, { hand: fmt(words.hand, blockedBy) });
+      } else if (banner) {
+        banner.remove();
       }
       queueBox.hidden = rows.length === 0;
       document.getElementById("queue-send").hidden = pending(rows).length === 0 || blocked;
@@ -330,6 +442,7 @@
     form.hidden = false;
     fillForm(r.hand);
     showErrors(r.refusals || []);
+    lastRefusal = { input: JSON.stringify(handFromForm()), refusals: r.refusals || [] };
     document.getElementById("entry-title").textContent = words.fixing;
     field("game").value = r.game; field("number").value = r.number;
     render();
@@ -449,7 +562,7 @@
 
   function runPreview() {
     var hand = handFromForm();
-    if (!complete(hand)) { previewBox.hidden = true; return; }
+    if (!complete(hand) || localProblems().length) { previewBox.hidden = true; return; }
     WsQueue.list(match).then(function (rows) {
       if (!navigator.onLine || pending(rows).some(function (r) { return r.id !== fixing; })) {
         // Offline, or online with hands ahead of this one that the server has not stored yet.
@@ -469,6 +582,7 @@
           if (data.preview) {
             var p = data.preview;
             lastPreview = { input: input, result: p };
+            lastRefusal = null;
             clearErrors();
             var text = fmt(words.preview, { ns_name: state.ns_name, ew_name: state.ew_name, ns: p.score.ns, ew: p.score.ew,
                                             tns: p.totals.ns, tew: p.totals.ew });
@@ -483,6 +597,7 @@
           } else {
             lastPreview = null;
             previewBox.hidden = true;
+            lastRefusal = { input: input, refusals: data.refusals || [] };
             showErrors(data.refusals || []);
           }
         });
@@ -496,10 +611,61 @@
 
   /* ------------------------------------------------------------------ typing and saving */
 
+  /* Save refused: the reasons on their fields, a word by the button, the first field in red brought into view. */
+  function refuseSave(refusals) {
+    showErrors(refusals);
+    var note = document.getElementById("save-note");
+    if (note) { note.textContent = words.save_blocked; note.hidden = false; }
+    var first = form.querySelector(".entry-field.has-error");
+    if (first) {
+      first.scrollIntoView({ block: "center" });
+      var input = first.querySelector("input");
+      if (input) input.focus({ preventScroll: true });
+    }
+  }
+
+  /* The server's refusals of this hand on the form's fields, if it can tell now: the last preview's answer, else
+   * a preview asked at once (online, nothing ahead of it in the queue). Offline or unsure: none (the queue sends
+   * it, and a refusal then comes back to the form). */
+  function serverRefusals(hand, input) {
+    function onFields(refusals) { return (refusals || []).filter(errorBox); }
+    if (lastPreview && lastPreview.input === input) return Promise.resolve([]);
+    if (lastRefusal && lastRefusal.input === input) return Promise.resolve(onFields(lastRefusal.refusals));
+    if (!navigator.onLine) return Promise.resolve([]);
+    return WsQueue.list(match).then(function (rows) {
+      if (pending(rows).some(function (r) { return r.id !== fixing; })) return [];
+      var asked = post(urls.preview, { hand: hand }).then(function (resp) {
+        if (resp.status !== 400 && resp.status !== 409) return [];
+        return resp.json().then(function (data) {
+          lastRefusal = { input: input, refusals: data.refusals || [] };
+          return onFields(data.refusals);
+        });
+      });
+      var late = new Promise(function (resolve) { setTimeout(function () { resolve([]); }, 5000); });
+      return Promise.race([asked, late]).catch(function () { return []; });
+    });
+  }
+
   function onSubmit(event) {
     event.preventDefault();
+    completePairs();
+    updatePlaceholders();
     var hand = handFromForm();
     var input = JSON.stringify(hand);
+    // A hand flagged in red (by the page's own checks or by the server) is not queued: it would only be refused.
+    var local = localProblems();
+    if (local.length) { refuseSave(local); return; }
+    if (checking) return;  // a second tap while the first is checked queues nothing more
+    checking = true;
+    serverRefusals(hand, input).then(function (refusals) {
+      checking = false;
+      if (input !== JSON.stringify(handFromForm())) return;  // typed on meanwhile: save again
+      if (refusals.length) refuseSave(refusals);
+      else queueHand(hand, input);
+    });
+  }
+
+  function queueHand(hand, input) {
     var winner = lastPreview && lastPreview.input === input ? lastPreview.result.game_winner : null;
     var fixedId = fixing;
     clearErrors();
