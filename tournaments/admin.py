@@ -809,6 +809,7 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
     readonly_fields = [f.name for f in Hand._meta.fields]
     history_list_display = ("score_line", "totals_line")
     object_history_list_template = "admin/tournaments/hand/object_history_list.html"
+    object_history_form_template = "admin/tournaments/hand/object_history_form.html"
 
     @admin.display(description=_("points"))
     def points_line(self, obj):
@@ -837,6 +838,15 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
                    for column in self.get_history_list_display(request)]
         extra_context = {**(extra_context or {}), "history_columns": columns}
         return super().history_view(request, object_id, extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        # A version's page says when, by whom and why it was made (the correction's reason), above its fields.
+        from django.contrib.admin.utils import unquote
+
+        version = (self.model.history.filter(id=unquote(object_id), history_id=unquote(version_id))
+                   .select_related("history_user").first())
+        return super().history_form_view(request, object_id, version_id,
+                                         {**(extra_context or {}), "version": version})
 
     def _history_column_title(self, column: str) -> str:
         method = getattr(self, column, None)

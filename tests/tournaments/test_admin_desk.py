@@ -243,6 +243,7 @@ def test_a_history_version_names_the_hands_fields_in_words(admin_client):
     for raw in ("Points ns", "Tricks ns", "Total ew", "Game winner", "Idempotency key"):
         assert raw not in content, raw
     assert "Points NS" in content and "Total EW" in content and "Retry key" in content
+    assert "Change reason" in content and "entered" in content  # the version says why it was made
     with translation.override("nl"):
         content = admin_client.get(reverse("admin:tournaments_hand_simple_history", args=[hand.pk, record.history_id]),
                                    HTTP_ACCEPT_LANGUAGE="nl").content.decode()
