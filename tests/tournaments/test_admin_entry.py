@@ -196,6 +196,14 @@ def test_a_tournament_page_pairs_the_next_round_and_links_the_standings(admin_cl
     assert "Round 1" in admin_client.get(url(Tournament, "change", tournament.pk)).content.decode()
 
 
+def test_pairing_a_tournament_without_two_teams_is_refused_in_words_with_no_task(admin_client):
+    tournament = TournamentFactory(variant="belgian-manille")
+    response = admin_client.post(reverse("admin:tournaments_tournament_pair_next_round", args=[tournament.pk]))
+    assert response.status_code == 302
+    assert messages_of(response) == ["A round needs at least two active teams: enter more teams first."]
+    assert not TaskRecord.objects.exists()
+
+
 def test_house_options_are_a_form_of_the_variants_options(admin_client):
     tournament = TournamentFactory(variant="belgian-manille", best_of=3)
     page = admin_client.get(url(Tournament, "change", tournament.pk))
