@@ -7,7 +7,7 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
 - ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field, message);
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
 - ``tournaments.services.errors.IdempotencyKeyMismatch``: 422 ``client_error`` ``idempotency_key_mismatch``;
-- any other ``ServiceError``: 400 ``validation_error``;
+- any other ``ServiceError``: 400 ``validation_error`` (``InvalidFields``: one error per field);
 - a protected/restricted delete or an integrity race in the database: 409 ``client_error``;
 - a database fault (the server away, the connection ended, no connection to be had): 503
   ``server_error`` ``database_unavailable`` with ``Retry-After`` (``config.database_unavailable``);
@@ -105,7 +105,9 @@ class ExceptionHandler(BaseExceptionHandler):
                 return conflict(exc.code or "conflict", exc.message)
             if exc.status == 422:  # an IdempotencyKeyMismatch
                 return UnprocessableError(ErrorDetail(exc.message, code=exc.code or "unprocessable"))
-            return RuleValidationError([_Violation(exc.code or "invalid", exc.field, exc.message)])
+            errors = getattr(exc, "errors", None) or [(exc.code, exc.field, exc.message)]  # InvalidFields: several
+            return RuleValidationError([_Violation(code or "invalid", field, message)
+                                        for code, field, message in errors])
         if isinstance(exc, (ProtectedError, RestrictedError)):
             return conflict("protected", "This object is still referred to by others and cannot be deleted.")
         if isinstance(exc, IntegrityError):

@@ -35,6 +35,7 @@ class OptionSpec:
     choices: tuple = ()
     minimum: int | None = None
     nullable: bool = False
+    maximum: int | None = None
 
     def check(self, name: str, value: Any) -> Violation | None:
         """Return a violation if ``value`` is not acceptable, else None."""
@@ -50,6 +51,9 @@ class OptionSpec:
             if self.minimum is not None and value < self.minimum:
                 return Violation("invalid_option", field_name,
                                  f"{name} must be at least {self.minimum}; got {value}")
+            if self.maximum is not None and value > self.maximum:
+                return Violation("invalid_option", field_name,
+                                 f"{name} must be at most {self.maximum}; got {value}")
         elif self.kind == "choice" and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             return Violation("invalid_option", field_name, f"{name} must be one of {allowed}; got {value!r}")
@@ -62,6 +66,8 @@ class OptionSpec:
             d["choices"] = list(self.choices)
         if self.minimum is not None:
             d["minimum"] = self.minimum
+        if self.maximum is not None:
+            d["maximum"] = self.maximum
         if self.nullable:
             d["nullable"] = True
         return d
@@ -78,8 +84,14 @@ class PenaltyRule:
     help: str = ""
 
 
+#: The highest game target a tournament may set: ten times the highest variant's (101) and then some; a
+#: target past it is a typing error (an extra digit), not a house rule.
+TARGET_MAX = 1000
+
+
 def _target(default: int | None, nullable: bool = False) -> OptionSpec:
-    return OptionSpec(default, "int", "points a side must reach to win the game", minimum=1, nullable=nullable)
+    return OptionSpec(default, "int", "points a side must reach to win the game", minimum=1, nullable=nullable,
+                      maximum=TARGET_MAX)
 
 
 @dataclass(frozen=True, eq=False)
@@ -334,7 +346,7 @@ CLASSIC_MALILLA = Variant(
                                        "the other side 10 tantos plus its own gain")},
     options={
         "target": _target(None, nullable=True),
-        "rounds": OptionSpec(2, "int", "rounds of four deals in a game", minimum=1),
+        "rounds": OptionSpec(2, "int", "rounds of four deals in a game", minimum=1, maximum=25),
         "mariperez": OptionSpec(False, "bool", "the first and the last round count double"),
     },
 )

@@ -312,6 +312,10 @@ class TournamentAdmin(ScopedAdmin):
     class Media:
         js = ("tournaments/admin_variant.js",)  # the add page: a new variant reloads its house options
 
+    def get_changeform_initial_data(self, request):
+        # A new tournament starts hidden from the public site (its tests too); the organizer publishes it.
+        return {"public": False, **super().get_changeform_initial_data(request)}
+
     def _form_variant(self, request, obj=None) -> str | None:
         """Return the variant whose house options the page shows: the tournament's, or the one chosen."""
         if obj is not None:
@@ -357,7 +361,12 @@ class TournamentAdmin(ScopedAdmin):
                 round_pair_request(tournament=tournament, user=request.user)
                 self.message_user(request, gettext("The next round is being paired; its progress shows below."),
                                   messages.SUCCESS)
-            except (scoring.RuleViolation, ServiceError) as exc:
+            except ServiceError as exc:  # the pairing's refusals in the words the workspace uses (translated)
+                from web.workspace.organize_common import REFUSALS, refusal
+
+                text = refusal(exc.code, teams=getattr(exc, "teams", None)) if exc.code in REFUSALS else None
+                self.message_user(request, text or refusal_text(exc), messages.ERROR)
+            except scoring.RuleViolation as exc:
                 self.message_user(request, refusal_text(exc), messages.ERROR)
         return HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
 
@@ -467,7 +476,8 @@ def start_next_game(modeladmin, request, queryset):
 @admin.register(Match)
 class MatchAdmin(ScopedAdmin):
     scope_path = "round__tournament"
-    list_display = ("__str__", "round", "table", "ns", "ew", "status", "score_line", "winner")
+    # The match's name says its round, table and teams: the list fits a 1,024 px screen.
+    list_display = ("__str__", "round", "status", "score_line", "winner")
     list_filter = ("status", ("round__tournament", RELATED_ONLY), "round__number")
     search_fields = ("ns__name", "ew__name", "round__tournament__name")
     autocomplete_fields = ("ns", "ew", "round")
@@ -637,7 +647,8 @@ def _team_headers(inline: HandInline, match: Match) -> None:
 @admin.register(Game)
 class GameAdmin(ScopedAdmin):
     scope_path = "match__round__tournament"
-    list_display = ("__str__", "match", "number", "status", "total_ns", "total_ew", "winner", "next_dealer")
+    # The game's name says its number and match; its totals as one column: the list fits a 1,024 px screen.
+    list_display = ("__str__", "status", "totals_named", "winner_named", "next_dealer")
     list_filter = ("status", ("match__round__tournament", RELATED_ONLY))
     search_fields = ("match__ns__name", "match__ew__name", "match__round__tournament__name")
     list_select_related = ("match__round__tournament", "match__ns", "match__ew")
@@ -703,7 +714,7 @@ class GameAdmin(ScopedAdmin):
         if formset.model is not Hand:
             return super().save_formset(request, form, formset, change)
         game = form.instance
-        reason = (request.POST.get("correction_reason") or "").strip()[:100]
+        reason = getattr(formset, "correction_reason", "")  # required by the formset when a stored hand changes
         try:
             with transaction.atomic():
                 for hand_form in formset.deleted_forms:
@@ -712,10 +723,8 @@ class GameAdmin(ScopedAdmin):
                 changed = [f for f in formset.forms if f.instance.pk and f not in formset.deleted_forms
                            and f.has_changed()]
                 for hand_form in sorted(changed, key=lambda f: f.instance.number):
-                    hand = hand_correct(hand=hand_form.instance, data=form_hand_data(hand_form.cleaned_data),
-                                        user=request.user)
-                    if reason:
-                        _record_reason(hand, reason)
+                    hand_correct(hand=hand_form.instance, data=form_hand_data(hand_form.cleaned_data),
+                                 user=request.user, reason=reason)
                 new = [f for f in formset.forms if not f.instance.pk and f.has_changed()
                        and f not in formset.deleted_forms]
                 for hand_form in new:
@@ -795,25 +804,24 @@ class _HandHistoryHelper(HistoricalRecordContextHelper):
                                    old=old, new=new)
 
 
-def _record_reason(hand: Hand, reason: str) -> None:
-    """Keep the volunteer's reason for a correction on the history record the service just wrote."""
-    record = hand.history.order_by("-history_date", "-history_id").first()
-    if record is not None:
-        record.history_change_reason = f"{record.history_change_reason or ''}: {reason}".lstrip(": ")
-        record.save(update_fields=["history_change_reason"])
-
-
 @admin.register(Hand)
 class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
     scope_path = "game__match__round__tournament"
-    list_display = ("__str__", "game", "dealer", "trump", "points_ns", "points_ew", "score_ns", "score_ew",
-                    "total_ns", "total_ew", "updated_at")
+    # Each side's points, score and total as one "ns–ew" column: the list fits a 1,024 px screen.
+    list_display = ("__str__", "game", "dealer", "trump", "points_line", "score_line", "totals_line", "updated_at")
     list_filter = (("game__match__round__tournament", RELATED_ONLY), "trump", "thrown_in")
     search_fields = ("game__match__ns__name", "game__match__ew__name")
     list_select_related = ("game__match__round", "game__match__ns", "game__match__ew")
     readonly_fields = [f.name for f in Hand._meta.fields]
     history_list_display = ("score_line", "totals_line")
     object_history_list_template = "admin/tournaments/hand/object_history_list.html"
+    object_history_form_template = "admin/tournaments/hand/object_history_form.html"
+
+    @admin.display(description=_("points"))
+    def points_line(self, obj):
+        if obj.points_ns is None and obj.points_ew is None:
+            return "—"
+        return f"{'' if obj.points_ns is None else obj.points_ns}–{'' if obj.points_ew is None else obj.points_ew}"
 
     @admin.display(description=_("score"))
     def score_line(self, obj):
@@ -836,6 +844,15 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
                    for column in self.get_history_list_display(request)]
         extra_context = {**(extra_context or {}), "history_columns": columns}
         return super().history_view(request, object_id, extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        # A version's page says when, by whom and why it was made (the correction's reason), above its fields.
+        from django.contrib.admin.utils import unquote
+
+        version = (self.model.history.filter(id=unquote(object_id), history_id=unquote(version_id))
+                   .select_related("history_user").first())
+        return super().history_form_view(request, object_id, version_id,
+                                         {**(extra_context or {}), "version": version})
 
     def _history_column_title(self, column: str) -> str:
         method = getattr(self, column, None)
@@ -870,11 +887,20 @@ class _ComputedAdmin(ScopedAdmin):
 
 @admin.register(Standing)
 class StandingAdmin(_ComputedAdmin):
-    list_display = ("tournament", "rank", "team", "played", "won", "drawn", "lost", "match_points", "games_won",
-                    "games_lost", "points_for", "points_against", "computed_at")
+    # Games and points as "won–lost" columns, the time of the computation on the row's page: fits 1,024 px.
+    list_display = ("tournament", "rank", "team", "played", "won", "drawn", "lost", "match_points", "games_line",
+                    "points_line")
     list_filter = (("tournament", RELATED_ONLY),)
     search_fields = ("team__name", "tournament__name")
     list_select_related = ("tournament", "team")
+
+    @admin.display(description=_("games won–lost"), ordering="games_won")
+    def games_line(self, obj):
+        return f"{obj.games_won}–{obj.games_lost}"
+
+    @admin.display(description=_("points for–against"), ordering="points_for")
+    def points_line(self, obj):
+        return f"{obj.points_for}–{obj.points_against}"
 
 
 @admin.register(ForbiddenPair)

@@ -10,11 +10,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from tournaments.models import Hand, Tournament
+from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
 from web.labels import PENALTY_LABELS, card_name, suit_name
 
@@ -289,6 +289,20 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
                 else:
                     raise ValidationError([ValidationError(plain_message(v.code, v.message, self._names()),
                                                            code=v.code) for v in violations]) from exc
+            return
+        corrected = [form.instance.number for form in kept if form.instance.pk and form.has_changed()]
+        self.correction_reason = " ".join(str(self.data.get("correction_reason") or "").split())
+        if corrected and not self.correction_reason:
+            # A stored hand changes: the history keeps who changed it, when and (told here) why.
+            raise ValidationError(
+                ngettext("Hand %(numbers)s is corrected: say why in the reason below (it is kept in the hand's "
+                         "history). Nothing was saved.",
+                         "Hands %(numbers)s are corrected: say why in the reason below (it is kept in the hands' "
+                         "history). Nothing was saved.", len(corrected)),
+                code="reason_required", params={"numbers": ", ".join(map(str, sorted(corrected)))})
+        if len(self.correction_reason) > CORRECTION_REASON_MAX:
+            raise ValidationError(_("A reason has at most %(max)s characters."), code="reason_too_long",
+                                  params={"max": CORRECTION_REASON_MAX})
 
 
 def _add_violations(form, violations, names: dict) -> None:
@@ -395,7 +409,7 @@ class TournamentAdminForm(forms.ModelForm):
                 field = forms.BooleanField(label=label, help_text=help_text, required=False)
             elif spec.kind == "int":
                 field = forms.IntegerField(label=label, help_text=help_text, required=not spec.nullable,
-                                           min_value=spec.minimum)
+                                           min_value=spec.minimum, max_value=spec.maximum)
             elif spec.choices:
                 field = forms.ChoiceField(label=label, help_text=help_text,
                                           choices=[(c, str(c)) for c in spec.choices])

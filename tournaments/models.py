@@ -10,7 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Now
+from django.db.models.functions import Lower, Now
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
@@ -77,6 +78,10 @@ class Team(models.Model):
         return [self.player_1, self.player_2]
 
 
+#: The most points a win, a draw or a bye may be worth.
+POINTS_MAX = 100
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", "Swiss"
@@ -108,11 +113,16 @@ class Tournament(models.Model):
         default=list, blank=True,
         help_text="Ordered metric names for the standings; empty means the default order.",
     )
-    points_win = models.PositiveSmallIntegerField(default=2)
-    points_draw = models.PositiveSmallIntegerField(default=1)
-    points_bye = models.PositiveSmallIntegerField(default=2)
+    # A loss is worth 0; ``clean`` keeps 0 <= draw <= win and bye <= win, each at most POINTS_MAX.
+    points_win = models.PositiveSmallIntegerField(gettext_lazy("points for a win"), default=2,
+                                                  validators=[MaxValueValidator(POINTS_MAX)])
+    points_draw = models.PositiveSmallIntegerField(gettext_lazy("points for a draw"), default=1,
+                                                   validators=[MaxValueValidator(POINTS_MAX)])
+    points_bye = models.PositiveSmallIntegerField(gettext_lazy("points for a bye"), default=2,
+                                                  validators=[MaxValueValidator(POINTS_MAX)])
     separate_clubs_rounds = models.PositiveSmallIntegerField(
-        default=0, help_text="Swiss: keep teams of the same club apart in this many first rounds."
+        default=0, validators=[MaxValueValidator(99)],
+        help_text="Swiss: keep teams of the same club apart in this many first rounds."
     )
     double_round_robin = models.BooleanField(default=False)
     starts_on = models.DateField(null=True, blank=True)
@@ -120,28 +130,70 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created_at", "name"]
+        constraints = [
+            # One tournament of a name (any case) per club and start date; without a club, one per date. A
+            # tournament without a start date is not held to it (NULLs are distinct). ``clean`` says it in words.
+            models.UniqueConstraint(Lower("name"), F("club"), F("starts_on"), name="tournament_once_per_club_day"),
+            models.UniqueConstraint(Lower("name"), F("starts_on"), condition=Q(club__isnull=True),
+                                    name="tournament_once_per_day_without_club"),
+        ]
 
     def __str__(self):
         return self.name
 
     def clean(self):
-        """Refuse a variant the rules engine does not know and house options it does not accept."""
+        """Refuse what makes no sense: an unknown variant, house options it does not accept, an unknown
+        tiebreak, points out of order (a draw or a bye worth more than a win) and a second tournament of the
+        same name, club and start date. The one check of every door: the admin's and the workspace's forms
+        call it, the services (so the API) too (``tournament_check``). Errors carry a code and their field.
+        """
         import scoring
-        from django.core.exceptions import ValidationError
 
         from tournaments.ranking import resolve_metrics
 
+        errors: dict[str, list[ValidationError]] = {}
         if self.variant not in scoring.VARIANTS:
-            raise ValidationError({"variant": f"unknown variant {self.variant!r}; one of "
-                                              f"{', '.join(sorted(scoring.VARIANTS))}"})
-        try:
-            scoring.get_variant(self.variant).validate_options(self.options or {})
-        except scoring.RuleViolation as exc:
-            raise ValidationError({"options": [v.message for v in exc.violations]}) from exc
+            errors["variant"] = [ValidationError(
+                gettext_lazy("Unknown variant %(variant)s; one of %(known)s."), code="unknown_variant",
+                params={"variant": repr(self.variant), "known": ", ".join(sorted(scoring.VARIANTS))})]
+        else:
+            try:
+                scoring.get_variant(self.variant).validate_options(self.options or {})
+            except scoring.RuleViolation as exc:
+                errors["options"] = [ValidationError(v.message, code=v.code) for v in exc.violations]
         try:
             resolve_metrics(self.tiebreaks)
         except (TypeError, ValueError) as exc:
-            raise ValidationError({"tiebreaks": str(exc)}) from exc
+            errors["tiebreaks"] = [ValidationError(str(exc), code="invalid_tiebreaks")]
+        win, draw, bye = self.points_win, self.points_draw, self.points_bye
+        if isinstance(win, int) and isinstance(draw, int) and draw > win:
+            errors["points_draw"] = [ValidationError(
+                gettext_lazy("A draw cannot be worth more than a win (%(win)s points)."), code="draw_above_win",
+                params={"win": win})]
+        if isinstance(win, int) and isinstance(bye, int) and bye > win:
+            errors["points_bye"] = [ValidationError(
+                gettext_lazy("A bye cannot be worth more than a win (%(win)s points)."), code="bye_above_win",
+                params={"win": win})]
+        duplicate = self.duplicate()
+        if duplicate is not None:
+            errors["name"] = [ValidationError(
+                gettext_lazy("There is a tournament called %(name)s on %(date)s already%(club)s; give this one "
+                             "another name or date."), code="tournament_exists",
+                params={"name": duplicate.name, "date": date_format(self.starts_on, "DATE_FORMAT"),
+                        "club": f" ({duplicate.club})" if duplicate.club_id else ""})]
+        if errors:
+            raise ValidationError(errors)
+
+    def duplicate(self) -> "Tournament | None":
+        """Return another tournament with this one's name (any case), club and start date, if there is one."""
+        if not self.name or self.starts_on is None:
+            return None
+        return (Tournament.objects.filter(name__iexact=self.name, club_id=self.club_id, starts_on=self.starts_on)
+                .exclude(pk=self.pk).select_related("club").first())
+
+    def validate_constraints(self, exclude=None):
+        # The one-per-club-and-day constraints back up ``clean``, which names the other tournament on ``name``.
+        super().validate_constraints(exclude={*(exclude or ()), "name"})
 
     @property
     def variant_obj(self):
@@ -332,45 +384,53 @@ class Game(models.Model):
         return {"ns": self.total_ns, "ew": self.total_ew}
 
 
+#: The longest reason for a correction: "corrected: " and it fit the history's change reason (100 characters).
+CORRECTION_REASON_MAX = 80
+
+
 class Hand(models.Model):
     """One deal of a game, as entered (summary or full play) and as the rules engine scored it."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveSmallIntegerField()
+    # Verbose names in the volunteer's words: the admin's pages of a hand and of its history versions show them.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", verbose_name=gettext_lazy("game"))
+    number = models.PositiveSmallIntegerField(gettext_lazy("hand number"))
     # As entered.
-    dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
-    trump = models.CharField(max_length=4, blank=True, default="", help_text='A suit letter or "none".')
-    turned_card = models.CharField(max_length=4, blank=True, default="")
-    blind = models.BooleanField(default=False)
-    doublings = models.PositiveSmallIntegerField(default=0)
-    tricks_ns = models.PositiveSmallIntegerField(null=True, blank=True)
-    tricks_ew = models.PositiveSmallIntegerField(null=True, blank=True)
-    points_ns = models.PositiveSmallIntegerField(null=True, blank=True)
-    points_ew = models.PositiveSmallIntegerField(null=True, blank=True)
-    penalty_type = models.CharField(max_length=20, blank=True, default="")
-    penalty_side = models.CharField(max_length=2, choices=SIDE_CHOICES, blank=True, default="")
-    thrown_in = models.BooleanField(default=False)
-    sheet_score = models.JSONField(null=True, blank=True, help_text="The score read off the paper sheet, if sent.")
-    play = models.JSONField(null=True, blank=True, help_text="The full card play, if entered.")
+    dealer = models.CharField(gettext_lazy("dealer"), max_length=1, choices=SEAT_CHOICES)
+    trump = models.CharField(gettext_lazy("trump"), max_length=4, blank=True, default="",
+                             help_text='A suit letter or "none".')
+    turned_card = models.CharField(gettext_lazy("turned card"), max_length=4, blank=True, default="")
+    blind = models.BooleanField(gettext_lazy("blind"), default=False)
+    doublings = models.PositiveSmallIntegerField(gettext_lazy("doublings"), default=0)
+    tricks_ns = models.PositiveSmallIntegerField(gettext_lazy("tricks NS"), null=True, blank=True)
+    tricks_ew = models.PositiveSmallIntegerField(gettext_lazy("tricks EW"), null=True, blank=True)
+    points_ns = models.PositiveSmallIntegerField(gettext_lazy("points NS"), null=True, blank=True)
+    points_ew = models.PositiveSmallIntegerField(gettext_lazy("points EW"), null=True, blank=True)
+    penalty_type = models.CharField(gettext_lazy("penalty"), max_length=20, blank=True, default="")
+    penalty_side = models.CharField(gettext_lazy("penalty by"), max_length=2, choices=SIDE_CHOICES, blank=True,
+                                    default="")
+    thrown_in = models.BooleanField(gettext_lazy("thrown in"), default=False)
+    sheet_score = models.JSONField(gettext_lazy("score on the sheet"), null=True, blank=True,
+                                   help_text="The score read off the paper sheet, if sent.")
+    play = models.JSONField(gettext_lazy("card play"), null=True, blank=True, help_text="The full card play, if entered.")
     # Computed by the rules engine; 64-bit (see Match.points_ns).
-    multiplier = models.PositiveBigIntegerField(default=1)
-    all_tricks = models.BooleanField(default=False)
-    score_ns = models.BigIntegerField(default=0)
-    score_ew = models.BigIntegerField(default=0)
-    bonus = models.JSONField(null=True, blank=True)
-    total_ns = models.BigIntegerField(default=0)
-    total_ew = models.BigIntegerField(default=0)
-    game_winner = models.CharField(max_length=4, blank=True, default="")
-    labels = models.JSONField(default=list, blank=True)
+    multiplier = models.PositiveBigIntegerField(gettext_lazy("multiplier"), default=1)
+    all_tricks = models.BooleanField(gettext_lazy("all the tricks"), default=False)
+    score_ns = models.BigIntegerField(gettext_lazy("score NS"), default=0)
+    score_ew = models.BigIntegerField(gettext_lazy("score EW"), default=0)
+    bonus = models.JSONField(gettext_lazy("turn-up bonus"), null=True, blank=True)
+    total_ns = models.BigIntegerField(gettext_lazy("total NS"), default=0)
+    total_ew = models.BigIntegerField(gettext_lazy("total EW"), default=0)
+    game_winner = models.CharField(gettext_lazy("game won by"), max_length=4, blank=True, default="")
+    labels = models.JSONField(gettext_lazy("notes"), default=list, blank=True)
     # Bookkeeping.
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    idempotency_key = models.CharField(gettext_lazy("retry key"), max_length=200, null=True, blank=True)
     # The request the key was first used for: sha256 (hex) of its canonical form, written with the hand
     # and never changed by a correction (tournaments.services.hands.request_fingerprint).
     idempotency_fingerprint = models.CharField(max_length=64, null=True, blank=True, editable=False)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+                                   related_name="+", verbose_name=gettext_lazy("entered by"))
+    created_at = models.DateTimeField(gettext_lazy("entered at"), auto_now_add=True)
+    updated_at = models.DateTimeField(gettext_lazy("changed at"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:

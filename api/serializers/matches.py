@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Game, Match
+from tournaments.models import CORRECTION_REASON_MAX, Game, Match
 
 from .variants import (
     SEATS, SIDES, WINNERS, BonusSerializer, HandInputSerializer, PenaltySerializer,
@@ -36,6 +36,10 @@ class HandPatchSerializer(HandInputSerializer):
     """Any fields of a hand; a field set to null is removed."""
 
     dealer = serializers.ChoiceField(choices=SEATS, required=False)
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=CORRECTION_REASON_MAX, write_only=True,
+        help_text="Optional: why the hand is corrected, kept in its history (`reason`: \"corrected: <reason>\").",
+    )
 
 
 class RefSerializer(serializers.Serializer):

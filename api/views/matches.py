@@ -187,7 +187,9 @@ class HandViewSet(ResultsMixin, mixins.RetrieveModelMixin, viewsets.GenericViewS
         hand = self.get_object()
         body = HandPatchSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
-        hand = hand_correct(hand=hand, data=plain(body.validated_data), user=request.user)
+        data = plain(body.validated_data)
+        reason = " ".join(data.pop("reason", "").split())
+        hand = hand_correct(hand=hand, data=data, user=request.user, reason=reason or None)
         return Response(hand_result(hand))
 
     def destroy(self, request, pk=None):

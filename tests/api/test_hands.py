@@ -262,6 +262,20 @@ def test_history_lists_entry_correction_rescoring_and_deletion(match, scorekeepe
     assert deleted[-1]["change"] == "deleted"
 
 
+def test_a_correction_may_say_why_and_the_history_keeps_it(match, scorekeeper):
+    client = client_for(scorekeeper)
+    hand = client.post(hands_url(match), summary("N", 37), format="json").json()["id"]
+    url = f"/api/v1/hands/{hand}/"
+    too_long = client.patch(url, {"points": {"ns": 40, "ew": 20}, "reason": "x" * 81}, format="json")
+    assert too_long.status_code == 400 and too_long.json()["errors"][0]["attr"] == "reason"
+    assert client.patch(url, {"points": {"ns": 40, "ew": 20}, "reason": " sheet  misread "},
+                        format="json").status_code == 200
+    assert client.patch(url, {"points": {"ns": 41, "ew": 19}, "reason": ""}, format="json").status_code == 200
+    history = client.get(f"{url}history/").json()
+    assert [h["reason"] for h in history] == ["entered", "corrected: sheet misread", "corrected"]
+    assert "reason" not in client.get(url).json()
+
+
 def test_history_of_a_private_match_is_hidden(private_match, anon):
     from tournaments.services.hands import hand_enter
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.api.conftest import client_for
 from tests.factories import EntryFactory, RoundFactory, TeamFactory
-from tournaments.models import Match, Round, TaskRecord
+from tournaments.models import ForbiddenPair, Match, Round, TaskRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -60,14 +60,27 @@ def test_a_pairing_under_way_is_a_409(tournament, organizer, four_teams):
 
 def test_a_refused_pairing_ends_as_a_failed_task_with_the_reason(tournament, organizer,
                                                                  django_capture_on_commit_callbacks):
-    EntryFactory(tournament=tournament)
+    a, b = EntryFactory(tournament=tournament), EntryFactory(tournament=tournament)
+    ForbiddenPair.objects.create(tournament=tournament, team_a=a.team, team_b=b.team)  # the worker finds no pairing
     client = client_for(organizer)
     with django_capture_on_commit_callbacks(execute=True):
         body = client.post(rounds_url(tournament), {}, format="json").json()
     task = client.get(body["status_url"]).json()
     assert task["status"] == "failed" and task["round"] is None
-    assert task["error"]["code"] == "too_few_teams"
+    assert task["error"]["code"] == "pairing_impossible"
     assert not Round.objects.exists()
+
+
+@pytest.mark.parametrize("entries", [0, 1])
+def test_pairing_without_two_teams_is_refused_at_once_with_no_task(tournament, organizer, entries):
+    for _ in range(entries):
+        EntryFactory(tournament=tournament)
+    EntryFactory(tournament=tournament, withdrawn=True)  # a withdrawn team does not count
+    response = client_for(organizer).post(rounds_url(tournament), {}, format="json")
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert (error["code"], error["attr"]) == ("too_few_teams", None)
+    assert not TaskRecord.objects.exists() and not Round.objects.exists()
 
 
 def test_a_running_task_reports_its_progress(tournament, monkeypatch, anon):

@@ -180,3 +180,52 @@ def test_unknown_tiebreaks_are_refused(organizer):
     assert response.status_code == 400
     error = response.json()["errors"][0]
     assert error["code"] == "invalid_choice" and error["attr"].startswith("tiebreaks")
+
+
+# -- issue 25.5: settings that make no sense, the same tournament twice ----------------------------------
+
+
+@pytest.mark.parametrize(("change", "code", "attr"), [
+    ({"points_win": 2, "points_draw": 3}, "draw_above_win", "points_draw"),
+    ({"points_win": 2, "points_bye": 100}, "bye_above_win", "points_bye"),
+    ({"points_win": 101}, "max_value", "points_win"),
+    ({"points_draw": -1}, "min_value", "points_draw"),
+    ({"separate_clubs_rounds": 100}, "max_value", "separate_clubs_rounds"),
+    ({"options": {"target": 10_000}}, "invalid_option", "options.target"),
+])
+def test_points_out_of_order_or_bounds_are_refused_with_a_code_on_the_field(stranger, change, code, attr):
+    response = client_for(stranger).post("/api/v1/tournaments/", GENTSE_BEKER | change, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["type"] == "validation_error"
+    assert (response.json()["errors"][0]["code"], response.json()["errors"][0]["attr"]) == (code, attr)
+    assert not Tournament.objects.exists()
+
+
+def test_a_patch_is_checked_against_the_stored_points(stranger):
+    client = client_for(stranger)
+    created = client.post("/api/v1/tournaments/", GENTSE_BEKER | {"points_win": 3, "points_draw": 1},
+                          format="json").json()
+    url = f"/api/v1/tournaments/{created['id']}/"
+    refused = client.patch(url, {"points_win": 0}, format="json")  # the draw (1) would be worth more
+    assert refused.status_code == 400
+    assert [(e["code"], e["attr"]) for e in refused.json()["errors"]] == [("draw_above_win", "points_draw"),
+                                                                          ("bye_above_win", "points_bye")]
+    assert client.patch(url, {"points_win": 1, "points_draw": 0, "points_bye": 1}, format="json").status_code == 200
+
+
+def test_the_same_name_club_and_start_date_twice_is_refused(stranger):
+    client = client_for(stranger)
+    day = GENTSE_BEKER | {"starts_on": "2026-12-05"}
+    assert client.post("/api/v1/tournaments/", day, format="json").status_code == 201
+    again = client.post("/api/v1/tournaments/", day | {"name": "GENTSE beker"}, format="json")
+    assert again.status_code == 400
+    error = again.json()["errors"][0]
+    assert (error["code"], error["attr"]) == ("tournament_exists", "name")
+    assert "Gentse Beker" in error["detail"]
+    assert client.post("/api/v1/tournaments/", day | {"starts_on": "2026-12-06"}, format="json").status_code == 201
+    assert client.post("/api/v1/tournaments/", GENTSE_BEKER, format="json").status_code == 201  # no date: no clash
+
+
+def test_the_documented_default_stays_public(stranger):
+    body = {k: v for k, v in GENTSE_BEKER.items() if k != "public"}
+    assert client_for(stranger).post("/api/v1/tournaments/", body, format="json").json()["public"] is True

@@ -38,10 +38,12 @@ def test_the_hand_history_names_its_columns_in_words_with_the_teams(admin_client
     data[formset.forms[0].add_prefix("points_ew")] = "22"
     data[formset.forms[0].add_prefix("penalty_type")] = "signalling"
     data[formset.forms[0].add_prefix("penalty_side")] = "ew"
+    data["correction_reason"] = "penalty missed"
     response = admin_client.post(url(Game, "change", game.pk), data)
     assert response.status_code == 302
     hand = Hand.objects.get(game=game, number=1)
     history = admin_client.get(url(Hand, "history", hand.pk)).content.decode()
+    assert "corrected: penalty missed" in history
     for raw in ("points_ns", "points_ew", "total_ns", "score_line", "totals_line", "Points ns"):
         assert raw not in history, raw
     assert "Points Ajuinen" in history and "Points Boeren" in history
@@ -197,3 +199,68 @@ def test_the_admin_speaks_flemish_with_plurals(admin_client):
         assert "Reden van een correctie" in content.decode()
         assert translation.ngettext("%(count)s match", "%(count)s matches", 2) % {"count": 2} == "2 wedstrijden"
         assert translation.gettext("dealer") == "gever"
+
+
+# -- issue 25.5 and 25.6: the admin's tournament form, a version's page, lists at 1,024 px -----------------
+
+
+def test_a_new_tournament_starts_hidden_in_the_admin(admin_client):
+    form = admin_client.get(url(Tournament, "add")).context["adminform"].form
+    assert form["public"].value() is False
+
+
+@pytest.mark.parametrize(("change", "field", "words"), [
+    ({"points_win": 2, "points_draw": 3}, "points_draw", "A draw cannot be worth more than a win (2 points)."),
+    ({"points_win": 2, "points_bye": 100}, "points_bye", "A bye cannot be worth more than a win (2 points)."),
+    ({"points_win": 101}, "points_win", "Ensure this value is less than or equal to 100."),
+    ({"option_target": 10000}, "option_target", "Ensure this value is less than or equal to 1000."),
+])
+def test_the_admin_refuses_settings_that_make_no_sense_on_their_field(admin_client, change, field, words):
+    fields = {"options_variant": "mexican-malilla", "option_target": 35, **change}
+    response = admin_client.post(url(Tournament, "add"), add_post("mexican-malilla", **fields))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors[field] == [words]
+    assert not Tournament.objects.exists()
+
+
+def test_the_admin_refuses_the_same_name_club_and_date_twice(admin_client):
+    TournamentFactory(name="New Cup", starts_on="2026-12-05")
+    response = admin_client.post(url(Tournament, "add"), add_post(
+        "mexican-malilla", options_variant="mexican-malilla", option_target=35, name="NEW cup", slug="new-cup-2",
+        starts_on="2026-12-05"))
+    assert response.status_code == 200
+    (error,) = response.context["adminform"].form.errors["name"]
+    assert error.startswith("There is a tournament called New Cup on ")
+    assert Tournament.objects.count() == 1
+
+
+def test_a_history_version_names_the_hands_fields_in_words(admin_client):
+    match = make_match()
+    hand = hand_enter(match=match, data=summary("N", 37))[0]
+    record = hand.history.get()
+    page = admin_client.get(reverse("admin:tournaments_hand_simple_history", args=[hand.pk, record.history_id]))
+    content = page.content.decode()
+    for raw in ("Points ns", "Tricks ns", "Total ew", "Game winner", "Idempotency key"):
+        assert raw not in content, raw
+    assert "Points NS" in content and "Total EW" in content and "Retry key" in content
+    assert "Change reason" in content and "entered" in content  # the version says why it was made
+    with translation.override("nl"):
+        content = admin_client.get(reverse("admin:tournaments_hand_simple_history", args=[hand.pk, record.history_id]),
+                                   HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Punten NS" in content and "Gever" in content
+
+
+def test_the_lists_fit_a_1024_px_screen(admin_client):
+    """The columns that cut the lists off at 1,024 px are folded into one a side pair; the sidebar starts closed."""
+    from tournaments.admin import GameAdmin, HandAdmin, MatchAdmin, StandingAdmin
+
+    assert len(HandAdmin.list_display) <= 8 and "points_line" in HandAdmin.list_display
+    assert len(MatchAdmin.list_display) <= 5 and len(GameAdmin.list_display) <= 5
+    assert "computed_at" not in StandingAdmin.list_display
+    match = make_match()
+    hand_enter(match=match, data=summary("N", 37))
+    for model in (Tournament, Match, Hand):
+        content = admin_client.get(url(model, "changelist")).content.decode()
+        assert "tournaments/admin_narrow.js" in content and "tournaments/admin_lists.css" in content
+    content = admin_client.get(url(Hand, "changelist")).content.decode()
+    assert '<td class="field-points_line">37–23</td>' in content

@@ -196,6 +196,14 @@ def test_a_tournament_page_pairs_the_next_round_and_links_the_standings(admin_cl
     assert "Round 1" in admin_client.get(url(Tournament, "change", tournament.pk)).content.decode()
 
 
+def test_pairing_a_tournament_without_two_teams_is_refused_in_words_with_no_task(admin_client):
+    tournament = TournamentFactory(variant="belgian-manille")
+    response = admin_client.post(reverse("admin:tournaments_tournament_pair_next_round", args=[tournament.pk]))
+    assert response.status_code == 302
+    assert messages_of(response) == ["A round needs at least two active teams: enter more teams first."]
+    assert not TaskRecord.objects.exists()
+
+
 def test_house_options_are_a_form_of_the_variants_options(admin_client):
     tournament = TournamentFactory(variant="belgian-manille", best_of=3)
     page = admin_client.get(url(Tournament, "change", tournament.pk))
@@ -222,9 +230,37 @@ def test_a_correction_keeps_its_reason_in_the_history(admin_client, game_with_tw
     response = admin_client.post(url(Game, "change", game.pk), data)
     assert response.status_code == 302
     record = Hand.objects.get(game=game, number=2).history.order_by("-history_date").first()
-    assert "sheet misread" in record.history_change_reason
+    assert record.history_change_reason == "corrected: sheet misread"
     history = admin_client.get(url(Hand, "history", record.id)).content.decode()
     assert "sheet misread" in history
+
+
+def test_a_correction_without_a_reason_is_refused_and_nothing_saved(admin_client, game_with_two_hands):
+    game = game_with_two_hands
+    page = admin_client.get(url(Game, "change", game.pk))
+    assert 'name="correction_reason"' in page.content.decode()
+    formset = hand_formset(page)
+    stored = Hand.objects.get(game=game, number=2)
+    for reason in ("", "   "):
+        data = rendered_post_data(page)
+        data[formset.forms[1].add_prefix("points_ns")] = "26"
+        data[formset.forms[1].add_prefix("points_ew")] = "34"
+        data["correction_reason"] = reason
+        response = admin_client.post(url(Game, "change", game.pk), data)
+        assert response.status_code == 200  # the page again, with the error
+        assert "Hand 2 is corrected: say why in the reason below" in response.content.decode().replace("&#x27;", "'")
+        assert (Hand.objects.get(pk=stored.pk).points_ns, stored.history.count()) == (stored.points_ns, 1)
+    data = rendered_post_data(page)
+    data["correction_reason"] = ""
+    new = formset.forms[-1]  # a new hand needs no reason: nothing stored changes
+    data[new.add_prefix("dealer")] = game.next_dealer
+    data[new.add_prefix("points_ns")] = "30"
+    data[new.add_prefix("points_ew")] = "30"
+    data[new.add_prefix("tricks_ns")] = "4"
+    data[new.add_prefix("tricks_ew")] = "4"
+    data[new.add_prefix("trump")] = "H"
+    response = admin_client.post(url(Game, "change", game.pk), data)
+    assert response.status_code == 302, (hand_formset(response).errors, hand_formset(response).non_form_errors())
 
 
 def test_the_index_opens_on_the_matches_in_progress_of_the_users_tournaments(client, admin_client):

@@ -65,3 +65,18 @@ def test_a_bye_is_a_match_without_a_second_team():
     match = MatchFactory(ew=None)
     assert match.is_bye
     assert list(match.slots.values_list("side", flat=True)) == ["ns"]
+
+
+def test_one_tournament_of_a_name_per_club_and_start_date():
+    import datetime
+
+    from tests.factories import ClubFactory, TournamentFactory
+
+    club, day = ClubFactory(), datetime.date(2026, 12, 5)
+    TournamentFactory(name="Gentse Beker", club=club, starts_on=day)
+    refused(lambda: TournamentFactory(name="GENTSE beker", club=club, starts_on=day))
+    TournamentFactory(name="Gentse Beker", starts_on=day)  # no club
+    refused(lambda: TournamentFactory(name="gentse beker", starts_on=day))
+    TournamentFactory(name="Gentse Beker", club=club, starts_on=day + datetime.timedelta(days=1))
+    TournamentFactory(name="Gentse Beker", club=club)  # no start date: not held to it
+    TournamentFactory(name="Gentse Beker", club=club)

@@ -5,7 +5,7 @@ import pytest
 from tests.factories import RoundFactory, TournamentFactory, UserFactory
 from tournaments.models import Tournament
 from tournaments.services.clubs import club_create
-from tournaments.services.errors import Conflict
+from tournaments.services.errors import Conflict, InvalidFields
 from tournaments.services.tournaments import (
     FROZEN_ONCE_PAIRED,
     tournament_create,
@@ -78,3 +78,75 @@ def test_club_create_makes_the_creator_a_manager():
     club = club_create(user=user, name="De Zwaan", city="Gent")
     assert list(club.managers.all()) == [user]
     assert set(club_create(user=user, name="Klaver", managers=[other]).managers.all()) == {user, other}
+
+
+# -- issue 25.5: the one check every door goes through ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("fields", "code", "field"), [
+    ({"points_win": 2, "points_draw": 3}, "draw_above_win", "points_draw"),
+    ({"points_win": 2, "points_bye": 100}, "bye_above_win", "points_bye"),
+    ({"points_win": 101}, "max_value", "points_win"),
+    ({"rounds": 0}, "min_value", "rounds"),
+    ({"best_of": 16}, "max_value", "best_of"),
+    ({"separate_clubs_rounds": 100}, "max_value", "separate_clubs_rounds"),
+    ({"options": {"target": 10_000}}, "invalid_option", "options"),
+    ({"tiebreaks": ["height"]}, "invalid_tiebreaks", "tiebreaks"),
+])
+def test_create_refuses_settings_that_make_no_sense(fields, code, field):
+    with pytest.raises(InvalidFields) as refused:
+        tournament_create(user=UserFactory(), name="Beker", variant="belgian-manille", **fields)
+    assert (refused.value.code, refused.value.field, refused.value.status) == (code, field, 400)
+    assert not Tournament.objects.exists()
+
+
+def test_a_draw_worth_a_win_and_nothing_at_all_are_sane():
+    for win, draw, bye in ((2, 2, 2), (0, 0, 0), (100, 100, 100), (3, 1, 0)):
+        t = tournament_create(user=UserFactory(), name=f"Beker {win}{draw}{bye}", variant="belgian-manille",
+                              points_win=win, points_draw=draw, points_bye=bye)
+        assert (t.points_win, t.points_draw, t.points_bye) == (win, draw, bye)
+
+
+def test_an_update_checks_what_it_changes_and_what_goes_with_it():
+    user = UserFactory()
+    stored = TournamentFactory(points_win=2, points_draw=1, points_bye=50)  # stored before the rule
+    assert tournament_update(tournament=stored, user=user, name="Renamed", public=False).name == "Renamed"
+    with pytest.raises(InvalidFields) as refused:
+        tournament_update(tournament=stored, user=user, points_draw=0)  # the bye is checked with the points
+    assert (refused.value.code, refused.value.field) == ("bye_above_win", "points_bye")
+    updated = tournament_update(tournament=stored, user=user, points_draw=0, points_bye=2)
+    assert (updated.points_draw, updated.points_bye) == (0, 2)
+
+
+def test_the_same_name_club_and_start_date_is_refused_in_any_case():
+    import datetime
+
+    user, club = UserFactory(), club_create(name="De Zwarte Kat", user=UserFactory())
+    day = datetime.date(2026, 12, 5)
+    first = tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", club=club, starts_on=day)
+    with pytest.raises(InvalidFields) as refused:
+        tournament_create(user=user, name="gentse BEKER", variant="belgian-manille", club=club, starts_on=day)
+    assert (refused.value.code, refused.value.field) == ("tournament_exists", "name")
+    assert "Gentse Beker" in refused.value.message and "De Zwarte Kat" in refused.value.message
+    # Another club, another day, no club: other tournaments. Without a club, one per name and day too.
+    tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", starts_on=day)
+    with pytest.raises(InvalidFields):
+        tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", starts_on=day)
+    other = tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", club=club,
+                              starts_on=day + datetime.timedelta(days=1))
+    with pytest.raises(InvalidFields):
+        tournament_update(tournament=other, user=user, starts_on=day)
+    assert tournament_update(tournament=first, user=user, name="GENTSE BEKER").name == "GENTSE BEKER"  # itself
+
+
+def test_a_duplicate_saved_meanwhile_is_refused_by_the_database_in_the_same_words(monkeypatch):
+    import datetime
+
+    user, day = UserFactory(), datetime.date(2026, 12, 5)
+    tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", starts_on=day)
+    # Two requests at once: both checks ran before either saved. The second save meets the constraint.
+    monkeypatch.setattr("tournaments.services.tournaments._check", lambda tournament, changed=None: None)
+    with pytest.raises(InvalidFields) as refused:
+        tournament_create(user=user, name="GENTSE BEKER", variant="belgian-manille", starts_on=day)
+    assert (refused.value.code, refused.value.field) == ("tournament_exists", "name")
+    assert Tournament.objects.count() == 1

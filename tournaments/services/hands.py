@@ -302,8 +302,9 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
 
 
 @transaction.atomic
-def hand_correct(*, hand: Hand, data: Mapping, user=None) -> Hand:
-    """Correct an entered hand and re-score every hand after it in its game."""
+def hand_correct(*, hand: Hand, data: Mapping, user=None, reason: str | None = None) -> Hand:
+    """Correct an entered hand and re-score every hand after it in its game; ``reason`` (the corrector's words)
+    is kept in the hand's history record ("corrected: <reason>")."""
     match = match_lock(hand.game.match_id)
     game = Game.objects.get(pk=hand.game_id)
     rows = list(game.hands.order_by("number"))
@@ -322,7 +323,7 @@ def hand_correct(*, hand: Hand, data: Mapping, user=None) -> Hand:
         if i == index:
             apply_input(row, corrected.to_dict())
             apply_result(row, result)
-            _save_hand(row, user, "corrected")
+            _save_hand(row, user, f"corrected: {reason}" if reason else "corrected")
         elif i > index:
             changed = apply_result(row, result)
             if changed:

@@ -229,7 +229,8 @@ def round_pair_request(*, tournament: Tournament, force: bool = False, user=None
     """Record a request to pair the next round and queue ``round_pair_task`` on commit; the API answers 202.
 
     Refuses now (``Conflict``) a request while another pairing of the tournament is under way
-    (``pairing_in_progress``) and what the worker would refuse anyway (``round_unfinished``). These
+    (``pairing_in_progress``) and what the worker would refuse anyway (``round_unfinished``; and, a 400
+    ``ServiceError``, ``too_few_teams``: fewer than two active teams for a first or a Swiss round). These
     checks take no lock, so two requests can still pass them at once: the worker stays the authority
     (one round, both tasks succeed). ``refuse_at_once=False`` records the request unchecked, which is
     how tests reproduce that race and the worker's own refusals.
@@ -260,8 +261,13 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
     if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
                                  status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
         raise Conflict("pairing_in_progress", "a pairing of this tournament is already under way")
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if (last is None or tournament.format == Tournament.Format.SWISS) and Entry.objects.filter(
+            tournament=tournament, withdrawn=False).count() < 2:
+        # What the worker refuses anyway (a first round, or a Swiss round, needs two active teams): said at once.
+        raise ServiceError("too_few_teams", "a round needs at least two active teams; enter more teams first")
     if not force:
-        _refuse_unfinished(Round.objects.filter(tournament=tournament).order_by("-number").first())
+        _refuse_unfinished(last)
 
 
 def _refuse_unfinished(last: Round | None) -> None:

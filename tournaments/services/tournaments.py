@@ -1,12 +1,19 @@
-"""Tournaments: create one (its creator organizes it), change it while its shape may still change, delete it."""
+"""Tournaments: create one (its creator organizes it), change it while its shape may still change, delete it.
+
+Every door (the API, the workspace, the admin) is held to the same sense by ``Tournament.clean``: the
+services run it before they save (``_check``), so a draw worth more than a win, a bye worth more than a win,
+points above ``POINTS_MAX``, options the variant refuses or a second tournament of one name, club and start
+date are refused (``InvalidFields``, 400, each error with its code and field) whoever asks.
+"""
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from tournaments.models import Round, Tournament
-from tournaments.services.errors import Conflict
+from tournaments.services.errors import Conflict, InvalidFields
 
 #: Fields that shape every match already played: frozen once a round exists.
 FROZEN_ONCE_PAIRED = ("variant", "format", "best_of", "options", "rounds", "double_round_robin")
@@ -28,29 +35,87 @@ def _set_people(tournament: Tournament, people: dict) -> None:
         getattr(tournament, field).set(users)
 
 
+#: The fields ``Tournament.clean`` checks together: changing one checks the others of its group again.
+_CHECKED_TOGETHER = ({"points_win", "points_draw", "points_bye"}, {"name", "club", "starts_on"},
+                     {"variant", "options"})
+#: The numbers whose bounds are their model fields' validators.
+_BOUNDED = ("rounds", "best_of", "points_win", "points_draw", "points_bye", "separate_clubs_rounds")
+
+
+def _check(tournament: Tournament, changed: set[str] | None = None) -> None:
+    """Refuse (``InvalidFields``) settings that make no sense: the bounds of the numbers and ``Tournament.clean``.
+
+    ``changed`` (an update's fields) limits the check to those fields and the ones checked with them, so a
+    tournament stored before a rule existed can still be renamed, published or finished.
+    """
+    errors: dict[str, list] = {}
+    for name in _BOUNDED:
+        try:
+            tournament._meta.get_field(name).clean(getattr(tournament, name), tournament)
+        except ValidationError as exc:
+            errors[name] = exc.error_list
+    try:
+        tournament.clean()
+    except ValidationError as exc:
+        for name, found in exc.error_dict.items():
+            errors.setdefault(name, found)
+    if changed is not None:
+        relevant = set(changed).union(*(group for group in _CHECKED_TOGETHER if group & set(changed)))
+        errors = {name: found for name, found in errors.items() if name in relevant}
+    if errors:
+        raise InvalidFields.from_validation_error(ValidationError(errors))
+
+
+def _refuse_duplicate_race(tournament: Tournament, exc: IntegrityError):
+    """A duplicate saved meanwhile by another request hit the database's constraint: say so as ``_check`` would."""
+    if tournament.duplicate() is not None:
+        try:
+            tournament.clean()
+        except ValidationError as error:
+            raise InvalidFields.from_validation_error(error) from exc
+    raise exc
+
+
 def tournament_create(*, user, **fields) -> Tournament:
-    """Create a tournament with a unique slug made from its name; ``user`` becomes one of its organizers."""
+    """Create a tournament with a unique slug made from its name; ``user`` becomes one of its organizers.
+
+    Refuses (``InvalidFields``) settings that make no sense and a second tournament of the same name (any case),
+    club and start date (``tournament_exists``).
+    """
     people = {f: fields.pop(f) for f in _PEOPLE if f in fields}
-    with transaction.atomic():
-        tournament = Tournament.objects.create(slug=_unique_slug(fields["name"]), **fields)
-        _set_people(tournament, people)
-        tournament.organizers.add(user)
+    tournament = Tournament(**fields)
+    _check(tournament)
+    try:
+        with transaction.atomic():
+            tournament.slug = _unique_slug(fields["name"])
+            tournament.save()
+            _set_people(tournament, people)
+            tournament.organizers.add(user)
+    except IntegrityError as exc:
+        tournament.pk = None
+        _refuse_duplicate_race(tournament, exc)
     return tournament
 
 
 def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
-    """Change a tournament; refuses (``Conflict``) changing a field in ``FROZEN_ONCE_PAIRED`` once a round exists."""
+    """Change a tournament; refuses (``Conflict``) changing a field in ``FROZEN_ONCE_PAIRED`` once a round exists,
+    and (``InvalidFields``) changes that make no sense, as ``tournament_create`` does."""
     people = {f: fields.pop(f) for f in _PEOPLE if f in fields}
-    with transaction.atomic():
-        # The lock orders this change after a pairing under way (which holds it), so "a round exists" holds.
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        changed = [f for f in FROZEN_ONCE_PAIRED if f in fields and fields[f] != getattr(tournament, f)]
-        if changed and Round.objects.filter(tournament=tournament).exists():
-            raise Conflict("tournament_started", f"{', '.join(changed)} cannot change once a round is paired")
-        for field, value in fields.items():
-            setattr(tournament, field, value)
-        tournament.save()
-        _set_people(tournament, people)
+    pk = tournament.pk
+    try:
+        with transaction.atomic():
+            # The lock orders this change after a pairing under way (which holds it), so "a round exists" holds.
+            tournament = Tournament.objects.select_for_update().get(pk=pk)
+            changed = [f for f in FROZEN_ONCE_PAIRED if f in fields and fields[f] != getattr(tournament, f)]
+            if changed and Round.objects.filter(tournament=tournament).exists():
+                raise Conflict("tournament_started", f"{', '.join(changed)} cannot change once a round is paired")
+            for field, value in fields.items():
+                setattr(tournament, field, value)
+            _check(tournament, {"club" if f == "club_id" else f for f in fields})
+            tournament.save()
+            _set_people(tournament, people)
+    except IntegrityError as exc:
+        _refuse_duplicate_race(tournament, exc)
     return tournament
 
 

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -18,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import access
-from tournaments.services.errors import Conflict
+from tournaments.services.errors import Conflict, InvalidFields
 from tournaments.services.tournaments import tournament_create, tournament_update
 from web import labels
 
@@ -107,10 +108,19 @@ def tournament_new(request):
         raise Http404
     form = TournamentForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        tournament = tournament_create(user=request.user, **form.service_fields())
-        messages.success(request, _("The tournament %(name)s was created.") % {"name": tournament.name})
-        return _after_save(tournament)
+        try:
+            tournament = tournament_create(user=request.user, **form.service_fields())
+        except InvalidFields as exc:  # what the form checked, changed meanwhile (a tournament of this name saved)
+            _refused(form, exc)
+        else:
+            messages.success(request, _("The tournament %(name)s was created.") % {"name": tournament.name})
+            return _after_save(tournament)
     return _form_page(request, form)
+
+
+def _refused(form, exc: InvalidFields) -> None:
+    for code, field, message in exc.errors:
+        form.add_error(field if field in form.fields else None, ValidationError(message, code=code))
 
 
 @login_required
@@ -125,6 +135,8 @@ def tournament_edit(request, slug):
         except Conflict:
             form.add_error(None, _("A round is paired already: the variant, format, rounds, best of and house "
                                    "options can no longer change."))
+        except InvalidFields as exc:
+            _refused(form, exc)
         else:
             messages.success(request, _("The tournament %(name)s was saved.") % {"name": tournament.name})
             return _after_save(tournament)

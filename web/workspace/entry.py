@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments.models import Game, Hand, Match, Round
+from tournaments.models import CORRECTION_REASON_MAX, Game, Hand, Match, Round
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
@@ -307,20 +307,26 @@ def score_correct(request, slug, match_id):
     values, errors, general = logic.form_values(hand), {}, []
     if request.method == "POST":
         values = request.POST
-        try:
-            data = logic.hand_from_form(request.POST)
-            # Every input field is replaced: a field left empty is removed from the hand.
-            changes = {k: data.get(k) for k in ("dealer", "trump", "turned_card", "blind", "doublings", "tricks",
-                                                 "points", "penalty", "thrown_in")}
-            hand = hand_correct(hand=hand, data=changes, user=request.user)
-        except (scoring.RuleViolation, ServiceError) as exc:
-            found = logic.refusals(exc, match.round.tournament.variant_obj, logic.match_state(match))
-            errors = {r["field"]: r["message"] for r in found if r["field"]}
-            general = [r["message"] for r in found if not r["field"]]
+        reason = " ".join(request.POST.get("reason", "").split())  # kept in the hand's history: required
+        if not reason or len(reason) > CORRECTION_REASON_MAX:
+            errors["reason"] = _("Say why the hand is corrected, in at most %(max)s characters: it is kept in the "
+                                 "hand's history.") % {"max": CORRECTION_REASON_MAX}
         else:
-            messages.success(request, _("Hand %(number)s of game %(game)s corrected: game total %(ns)s–%(ew)s.") % {
-                "number": hand.number, "game": hand.game.number, "ns": hand.total_ns, "ew": hand.total_ew})
-            return redirect("ws:score-match", slug, match.pk)
+            try:
+                data = logic.hand_from_form(request.POST)
+                # Every input field is replaced: a field left empty is removed from the hand.
+                changes = {k: data.get(k) for k in ("dealer", "trump", "turned_card", "blind", "doublings", "tricks",
+                                                     "points", "penalty", "thrown_in")}
+                hand = hand_correct(hand=hand, data=changes, user=request.user, reason=reason)
+            except (scoring.RuleViolation, ServiceError) as exc:
+                found = logic.refusals(exc, match.round.tournament.variant_obj, logic.match_state(match))
+                errors = {r["field"]: r["message"] for r in found if r["field"]}
+                general = [r["message"] for r in found if not r["field"]]
+            else:
+                messages.success(request, _("Hand %(number)s of game %(game)s corrected: game total %(ns)s–%(ew)s.")
+                                 % {"number": hand.number, "game": hand.game.number, "ns": hand.total_ns,
+                                    "ew": hand.total_ew})
+                return redirect("ws:score-match", slug, match.pk)
     ctx = _entry_context(request, match, values=values, errors=errors, general_errors=general, correcting=hand)
     return render(request, "web/workspace/entry/correct.html", ctx, status=400 if errors or general else 200)
 

@@ -46,7 +46,7 @@ def _option_field(option: str, spec: scoring.OptionSpec) -> forms.Field:
         if spec.nullable:
             attrs["placeholder"] = labels.option_value(option, None)
         field = forms.IntegerField(label=label, help_text=help_text, required=False, min_value=spec.minimum,
-                                   max_value=getattr(spec, "maximum", None), widget=forms.NumberInput(attrs=attrs))
+                                   max_value=spec.maximum, widget=forms.NumberInput(attrs=attrs))
     else:
         field = forms.ChoiceField(label=label, help_text=help_text, required=False,
                                   choices=[(c, labels.option_value(option, c)) for c in spec.choices])
@@ -84,9 +84,10 @@ class TournamentForm(forms.Form):
                                             help_text=_("Round robin: every pairing is played twice."))
     starts_on = forms.DateField(label=_("Start date"), required=False,
                                 widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    public = forms.BooleanField(label=_("Public"), required=False, initial=True,
+    public = forms.BooleanField(label=_("Public"), required=False, initial=False,
                                 help_text=_("Shown on the public site; unticked, only its organizers and "
-                                            "scorekeepers see it."))
+                                            "scorekeepers see it. A new tournament starts hidden: publish it "
+                                            "when it is ready."))
     tiebreaks = forms.MultipleChoiceField(
         label=_("Standings order"), required=False, choices=[(m, labels.METRIC_LABELS[m][1]) for m in METRICS],
         help_text=_("The ticked measures rank the teams, the first one first; none ticked: the default order."))
@@ -193,16 +194,29 @@ class TournamentForm(forms.Form):
         cleaned["options"] = options
         tiebreaks = cleaned.get("tiebreaks") or []
         cleaned["tiebreaks"] = [] if list(tiebreaks) == list(DEFAULT_METRICS) else list(tiebreaks)
-        # The engine's and the model's own checks: the variant, all its options together, the tiebreaks.
+        # The model's own checks, the services' too: the variant, all its options together, the tiebreaks, the
+        # points in order, no second tournament of this name, club and start date.
         probe = Tournament(variant=slug, options=options, tiebreaks=cleaned["tiebreaks"])
+        if self.tournament is not None:
+            probe.pk = self.tournament.pk
+        for name in SETTINGS:
+            if name in cleaned:
+                setattr(probe, name, cleaned[name])
+            elif self.tournament is not None:
+                setattr(probe, name, getattr(self.tournament, name))
         try:
             probe.clean()
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
-                target = field if field in ("variant", "tiebreaks") else None
-                for error in errors:
-                    self.add_error(target, error)
+            self.add_model_errors(exc)
         return cleaned
+
+    def add_model_errors(self, exc: ValidationError) -> None:
+        """Show a model's (or a service's) errors on their fields; the house options' above the form."""
+        for field, errors in exc.message_dict.items():
+            target = field if field in self.fields and field != "options" else None
+            for error in errors:
+                if target is None or target not in self.errors or error not in self.errors[target]:
+                    self.add_error(target, error)
 
     def service_fields(self) -> dict:
         """The cleaned settings as ``tournament_create`` / ``tournament_update`` take them."""

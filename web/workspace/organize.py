@@ -55,6 +55,8 @@ def dashboard(request, tournament):
         "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
         "all_paired": bool(last and tournament.format == Tournament.Format.SWISS and last.number >= tournament.rounds),
         "under_way": _pairing_under_way(tournament),
+        # As round_pair_request refuses (too_few_teams): a first round, or a Swiss round, needs two active teams.
+        "needs_teams": entries.count(False) < 2 and (last is None or tournament.format == Tournament.Format.SWISS),
         "moves": [to for (frm, to) in sorted(STATUS_MOVES) if frm == tournament.status],
     })
 

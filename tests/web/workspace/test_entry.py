@@ -359,15 +359,33 @@ def test_correct_the_last_hand(setup, keeper_client):
     page = keeper_client.get(url).content.decode()
     assert 'name="points_ns" inputmode="numeric" min="0" max="60" value="37"' in page
     response = keeper_client.post(url, {"dealer": "E", "trump": "S", "tricks_ns": "6", "tricks_ew": "2",
-                                        "points_ns": "45", "points_ew": "15", "doublings": "0"})
+                                        "points_ns": "45", "points_ew": "15", "doublings": "0",
+                                        "reason": "trump misread"})
     assert response.status_code == 302
     hand = Hand.objects.get(game__match=ma, number=2)
     assert (hand.trump, hand.points_ns, hand.score_ns) == ("S", 45, 15)
-    assert hand.history.first().history_change_reason == "corrected"
+    assert hand.history.first().history_change_reason == "corrected: trump misread"
     bad = keeper_client.post(url, {"dealer": "E", "trump": "S", "tricks_ns": "6", "tricks_ew": "2",
-                                   "points_ns": "45", "points_ew": "16"})
+                                   "points_ns": "45", "points_ew": "16", "reason": "points"})
     assert bad.status_code == 400
     assert 'id="err-points">The points of the two teams must add up to 60; these add up to 61.' in bad.content.decode()
+
+
+def test_a_correction_needs_a_reason_kept_in_the_history(setup, keeper_client):
+    ma = setup["ma"]
+    enter_hands(ma, 2)
+    url = reverse("ws:score-correct", args=["gentse-beker", ma.pk])
+    assert 'name="reason"' in keeper_client.get(url).content.decode()
+    hand = {"dealer": "E", "trump": "S", "tricks_ns": "6", "tricks_ew": "2", "points_ns": "45", "points_ew": "15",
+            "doublings": "0"}
+    for reason in ("", "   ", "x" * 81):
+        refused = keeper_client.post(url, {**hand, "reason": reason})
+        assert refused.status_code == 400
+        assert 'id="err-reason">Say why the hand is corrected' in refused.content.decode()
+    stored = Hand.objects.get(game__match=ma, number=2)
+    assert (stored.points_ns, stored.history.count()) == (37, 1)  # nothing saved
+    assert keeper_client.post(url, {**hand, "reason": "  sheet   misread "}).status_code == 302
+    assert stored.history.first().history_change_reason == "corrected: sheet misread"
 
 
 def test_delete_the_last_hand_once(setup, keeper_client):

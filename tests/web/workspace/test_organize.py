@@ -203,16 +203,42 @@ def test_a_refused_pairing_says_why(client, cup, django_capture_on_commit_callba
 
 
 def test_a_pairing_refused_by_the_worker_shows_the_reason_on_the_task_page(client, django_capture_on_commit_callbacks):
+    from tournaments.models import ForbiddenPair
+
     lonely = TournamentFactory(slug="lonely")
     orga = UserFactory(username="lonely-orga")
     lonely.organizers.add(orga)
-    EntryFactory(tournament=lonely)
+    a, b = EntryFactory(tournament=lonely), EntryFactory(tournament=lonely)
+    ForbiddenPair.objects.create(tournament=lonely, team_a=a.team, team_b=b.team)
     signed_in(client, orga)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("ws:pair", args=[lonely.slug]))
     page = client.get(response.url)
     assert page.status_code == 200
-    assert "A round needs at least two active teams" in page.content.decode()
+    assert "cannot be paired without a rematch or a forbidden pair" in page.content.decode()
+
+
+@pytest.mark.parametrize("entries", [0, 1])
+def test_pair_round_one_is_offered_only_with_two_teams_entered(client, entries):
+    lonely = TournamentFactory(slug="lonely")
+    orga = UserFactory(username="lonely-orga")
+    lonely.organizers.add(orga)
+    for _ in range(entries):
+        EntryFactory(tournament=lonely)
+    signed_in(client, orga)
+    page = client.get(reverse("ws:tournament", args=[lonely.slug])).content.decode()
+    flat = " ".join(page.split())
+    assert "Enter at least two teams first." in flat
+    assert 'disabled aria-describedby="pair-needs-teams">Pair round 1</button>' in flat
+    assert f'action="{reverse("ws:pair", args=[lonely.slug])}"' not in page
+    # Posted all the same (an old page, a second tab): refused at once, in words, with no task queued.
+    refused = client.post(reverse("ws:pair", args=[lonely.slug]), follow=True).content.decode()
+    assert "A round needs at least two active teams: enter more teams first." in refused
+    assert not TaskRecord.objects.exists()
+    EntryFactory(tournament=lonely)
+    EntryFactory(tournament=lonely)
+    page = client.get(reverse("ws:tournament", args=[lonely.slug])).content.decode()
+    assert "Enter at least two teams first." not in page and "pair-needs-teams" not in page
 
 
 def test_pairing_impossible_names_the_teams(client, cup):

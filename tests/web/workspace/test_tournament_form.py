@@ -249,3 +249,48 @@ def test_the_form_reads_few_queries(client, manager, django_assert_max_num_queri
     client.force_login(manager)
     with django_assert_max_num_queries(6):
         assert client.get(reverse("ws:tournament-new")).status_code == 200
+
+
+# -- issue 25.5: nonsense refused on its field, a new tournament hidden, no second one of a name and day ----
+
+
+def test_a_new_tournament_starts_hidden_from_the_public_site(client, manager):
+    client.force_login(manager)
+    form = client.get(reverse("ws:tournament-new")).context["form"]
+    assert form["public"].value() is False
+    page = client.get(reverse("ws:tournament-new")).content.decode()
+    assert 'name="public"' in page and 'name="public" checked' not in page.replace('id="id_public" ', "")
+    assert client.post(reverse("ws:tournament-new"), settings_data(manager.club, public="")).status_code == 302
+    assert Tournament.objects.get().public is False
+
+
+@pytest.mark.parametrize(("change", "field", "words"), [
+    ({"points_win": "2", "points_draw": "3"}, "points_draw", "A draw cannot be worth more than a win (2 points)."),
+    ({"points_win": "2", "points_bye": "100"}, "points_bye", "A bye cannot be worth more than a win (2 points)."),
+    ({"points_win": "101"}, "points_win", "Ensure this value is less than or equal to 100."),
+    ({option_field_name("belgian-manille", "target"): "10000"}, option_field_name("belgian-manille", "target"),
+     "Ensure this value is less than or equal to 1000."),
+])
+def test_settings_that_make_no_sense_are_refused_on_their_field(client, manager, change, field, words):
+    client.force_login(manager)
+    response = client.post(reverse("ws:tournament-new"), settings_data(manager.club, **change))
+    assert response.status_code == 200
+    assert response.context["form"].errors[field] == [words]
+    assert words in response.content.decode().replace("&#x27;", "'")
+    assert not Tournament.objects.exists()
+
+
+def test_the_same_name_club_and_date_twice_is_refused_on_the_name(client, manager):
+    client.force_login(manager)
+    assert client.post(reverse("ws:tournament-new"), settings_data(manager.club)).status_code == 302
+    again = client.post(reverse("ws:tournament-new"), settings_data(manager.club, name="gentse beker"))
+    assert again.status_code == 200
+    (error,) = again.context["form"].errors["name"]
+    assert error.startswith("There is a tournament called Gentse Beker on ") and "(De Zwarte Kat)" in error
+    assert Tournament.objects.count() == 1
+    tournament = Tournament.objects.get()
+    edited = client.post(reverse("ws:tournament-edit", args=[tournament.slug]),
+                         settings_data(manager.club, name="GENTSE BEKER", points_draw="2"))
+    assert edited.status_code == 302  # itself is no duplicate; a draw worth a win is sane
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.points_draw) == ("GENTSE BEKER", 2)
