@@ -147,6 +147,34 @@ def stop_server(server: subprocess.Popen) -> None:
             server.wait(5)
 
 
+def group_pids(groups: set[int]) -> list[int]:
+    """Every process whose process group is one of ``groups`` (a server started in a session of its own)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) in groups:
+                found.append(int(entry))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU seconds (user and system) ``pids`` have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 # --- the production set: proxy, web and live, as docker-compose runs them ------------------------------------
 
 def compose_command(service: str, env: dict | None = None) -> list[str]:

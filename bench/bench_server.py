@@ -47,7 +47,7 @@ import urllib.error
 import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
-from _servers import ROOT, Production, free_port, reads_data, recreate_database, stop_server
+from _servers import ROOT, Production, cpu_seconds, free_port, group_pids, reads_data, recreate_database, stop_server
 
 GOAL = 0.9
 
@@ -59,33 +59,6 @@ def get(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
             return r.status, dict(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()
-
-
-def group_pids(groups: set[int]) -> list[int]:
-    """Every process whose process group is one of ``groups`` (a server started in a session of its own)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) in groups:
-                found.append(int(entry))
-    return found
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def children_cpu() -> float:
