@@ -375,7 +375,9 @@ def generator(plan: dict, role: str, conn) -> None:
             tasks += [socket_viewer(plan, v, ssl_context, record) for v in plan["viewers"] if v["socket"]]
         else:
             tasks += [poll_viewer(plan, v, ssl_context, record) for v in plan["viewers"] if not v["socket"]]
-        await asyncio.gather(*tasks)
+        for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(outcome, BaseException):  # a bug of the generator, not the server's: shown all the same
+                record.error("load generator", repr(outcome))
         return record
 
     record = asyncio.run(run())
@@ -465,9 +467,11 @@ def night(args, data: dict, base: str, think: bool, seed: int, sampler_args: tup
         pids = server_pids()
         servers0 = cpu_seconds(pids)
         results = []
-        for pipe in pipes:
-            if not pipe.poll(plan["end"] - now() + 120):
-                raise RuntimeError("a load-generator process did not report")
+        for pipe, proc in zip(pipes, procs, strict=True):
+            deadline = plan["end"] + 120
+            while not pipe.poll(1.0):
+                if not proc.is_alive() or now() > deadline:
+                    raise RuntimeError("a load-generator process did not report (its error is above)")
             results.append(pipe.recv())
         busy1, total1 = machine_busy()
         servers1 = cpu_seconds(pids)
