@@ -32,7 +32,8 @@ pushes received and, for the match pages' sockets, the lag from a hand's 201 to 
 holds it (negative: the push came before the 201), the PostgreSQL connections on the bench database
 sampled every 100 ms (their most, by process, against the sum of the documented bounds:
 ``Production.bound`` + the worker's concurrency + 1 standings + 1 beat), and the CPU shares of the
-load generator, the servers and the whole machine. The goals (a 2-core machine): no error, every
+load generator, the servers and the whole machine, and what the servers logged meanwhile (exceptions,
+ERROR lines, nginx's errors; the logs are kept with --keep). The goals (a 2-core machine): no error, every
 hand stored once, hand POST p95 < 300 ms, poll p95 < 200 ms, connections within the bound; exit
 status 1 when one is missed.
 
@@ -319,11 +320,16 @@ async def scorekeeper(plan: dict, keeper: dict, ssl_context, record: Record) -> 
     think = plan["think"]
     await sleep_until(plan["hands_from"] + (rng.uniform(0, THINK_SECONDS[0]) if think else 0))
     async with new_client(plan["base"], ssl_context, Authorization=f"Token {keeper['token']}") as client:
-        try:
-            board = (await client.get(f"/api/v1/matches/{match}/")).raise_for_status().json()
-        except Exception as exc:  # noqa: BLE001
-            record.error("scoreboard GET", f"{match}: {exc!r}")
-            return
+        board = None
+        while board is None:  # the tablet opens the match; it tries again until the server answers
+            try:
+                board = (await client.get(f"/api/v1/matches/{match}/")).raise_for_status().json()
+            except Exception as exc:  # noqa: BLE001
+                record.error("scoreboard GET", f"{match}: {exc!r}")
+                if now() > plan["hands_until"]:
+                    record.stopped += 1
+                    return
+                await asyncio.sleep(RECONNECT_SECONDS)
         number = sum(len(game["hands"]) for game in board["games"])
         record.before[match] = number
         dealer = board["next_dealer"] or "N"
@@ -424,6 +430,44 @@ class ConnectionSampler(threading.Thread):
         self.join(10)
 
 
+class Logs:
+    """The servers' own logs in the bench's directory: what each night added to them, summed up."""
+
+    TRACEBACK_END = re.compile(r"^(\w+(?:\.\w+)*(?:Error|Exception|Exit|Interrupt)\b.*)$")
+
+    def __init__(self, directory: str):
+        self.directory = directory
+        self.offsets: dict[str, int] = {}
+
+    def files(self) -> list[str]:
+        return sorted(os.path.join(self.directory, f) for f in os.listdir(self.directory) if f.endswith(".log"))
+
+    def mark(self) -> None:
+        self.offsets = {path: os.path.getsize(path) for path in self.files()}
+
+    def since_mark(self) -> Counter:
+        """Exceptions (a traceback's last line), gunicorn's ERROR/CRITICAL lines and nginx's [error]/[crit]
+        lines written since ``mark``, by message without its time and numbers."""
+        found: Counter = Counter()
+        for path in self.files():
+            with open(path, errors="replace") as f:
+                f.seek(self.offsets.get(path, 0))
+                lines = f.read().splitlines()
+            name = os.path.basename(path)[:-4]
+            for line in lines:
+                if name == "error":  # nginx's error.log
+                    hit = re.search(r"\[(error|crit|alert|emerg)\] [\d#]+: \*?\d* ?(.*?)(, client:|$)", line)
+                    what = f"nginx: {hit.group(2)}" if hit else None
+                elif self.TRACEBACK_END.match(line):
+                    what = f"{name}: {line}"
+                else:
+                    hit = re.search(r"\[(CRITICAL|ERROR)\] (.*)", line) or re.search(r" (CRITICAL|ERROR) (.*)", line)
+                    what = f"{name}: {hit.group(2)}" if hit and "Exception in ASGI application" not in line else None
+                if what:
+                    found[re.sub(r"\d+", "N", what)[:160]] += 1
+        return found
+
+
 # -- one night ------------------------------------------------------------------------------------------------------
 
 def viewers_plan(rng: random.Random, count: int, data: dict, start: float, ramp: float) -> list[dict]:
@@ -440,7 +484,7 @@ def viewers_plan(rng: random.Random, count: int, data: dict, start: float, ramp:
     return viewers
 
 
-def night(args, data: dict, base: str, think: bool, seed: int, sampler_args: tuple, server_pids) -> dict:
+def night(args, data: dict, base: str, think: bool, seed: int, sampler_args: tuple, server_pids, logs: Logs) -> dict:
     """One night: the generators' plan, their records merged, the servers' figures."""
     rng = random.Random(seed)
     start = now() + 5  # the generators' imports
@@ -459,6 +503,7 @@ def night(args, data: dict, base: str, think: bool, seed: int, sampler_args: tup
         proc.start()
         pipes.append(ours)
         procs.append(proc)
+    logs.mark()
     sampler = ConnectionSampler(*sampler_args)
     sampler.start()
     try:
@@ -498,7 +543,8 @@ def night(args, data: dict, base: str, think: bool, seed: int, sampler_args: tup
         merged.arrivals += record["arrivals"]
         merged.decided += record["decided"]
         merged.stopped += record["stopped"]
-    return {"record": merged, "plan": plan, "elapsed": elapsed, "generator_cpu": generator_cpu,
+    time.sleep(1)  # the servers' last log lines
+    return {"record": merged, "plan": plan, "elapsed": elapsed, "logged": logs.since_mark(), "generator_cpu": generator_cpu,
             "servers_cpu": servers1 - servers0, "machine": (busy1 - busy0) / max(total1 - total0, 1e-9),
             "connections": (sampler.most, dict(sampler.most_by), sampler.samples)}
 
@@ -566,8 +612,12 @@ def report(title: str, result: dict, stored: dict[int, int], bound: int, bounds:
         print(f"  {label:{width}} {measured:60} {goal if goals else '':28} {verdict}")
     for label, measured in info:
         print(f"  {label:{width}} {measured}")
+    logged = result["logged"]
+    print(f"  {'server logs: errors and exceptions':{width}} {sum(logged.values())}")
+    for what, n in logged.most_common(8):
+        print(f"    {n:5}x {what}")
     for sample in r.error_samples:
-        print(f"  error: {sample}")
+        print(f"  error: {' '.join(sample.split())[:200]}")
     return all(ok for *_, ok in rows)
 
 
@@ -580,7 +630,7 @@ def main():
     parser.add_argument("--no-think", action="store_true", help="one more night, the hands posted back to back")
     parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--redis-db", type=int, default=7)
-    parser.add_argument("--keep", action="store_true", help="keep the bench database")
+    parser.add_argument("--keep", action="store_true", help="keep the bench database and the servers' logs")
     args = parser.parse_args()
     if not 1 <= args.tables <= 200 or not 0 <= args.viewers <= 5000:
         sys.exit("--tables must be 1-200 and --viewers 0-5000")
@@ -626,7 +676,9 @@ def main():
               f"paired ({len(data['matches'])} tables); PostgreSQL {name}, Redis db {args.redis_db}; "
               f"{os.cpu_count()} CPUs")
 
-        production = Production(env, free_port(), web_workers=2, directory=directory, stdout=subprocess.DEVNULL)
+        servers_log = open(os.path.join(directory, "servers.log"), "w")  # noqa: SIM115 - web, live (nginx: error.log)
+        production = Production(env, free_port(), web_workers=2, directory=directory, stdout=servers_log,
+                                stderr=subprocess.STDOUT)
         production.web_env["PGAPPNAME"] = "web"  # the sampler tells the processes' connections apart
         production.live_env["PGAPPNAME"] = "live"
         worker = compose_command("worker", env)
@@ -653,6 +705,8 @@ def main():
               f"{concurrency}), standings (1), beat; {args.viewers} viewers over {args.ramp:g} s, {len(data['matches'])} "
               f"scorekeepers for {args.minutes:g} min")
 
+        logs = Logs(directory)
+
         def server_pids():
             return production.pids() + group_pids({p.pid for p in celery})
 
@@ -660,7 +714,7 @@ def main():
         if args.no_think:
             nights.append(("no think time: every scorekeeper posts back to back (30-30 ties; no goal)", False))
         for i, (title, think) in enumerate(nights):
-            result = night(args, data, base, think, args.seed + i, (db_admin, name), server_pids)
+            result = night(args, data, base, think, args.seed + i, (db_admin, name), server_pids, logs)
             stored = hands_by_match(data["matches"])
             connections.close_all()
             met &= report(title, result, stored, bound, bounds, goals=think) or not think
@@ -673,7 +727,9 @@ def main():
         redis.Redis.from_url(redis_url).flushdb()
         if not args.keep:
             recreate_database(db_admin, name, drop_only=True)
-        shutil.rmtree(directory, ignore_errors=True)
+            shutil.rmtree(directory, ignore_errors=True)
+        else:
+            print(f"kept: the database {name} and the servers' logs in {directory}")
     print("\nEvery goal met." if met else "\nA goal was missed.")
     sys.exit(0 if met else 1)
 
