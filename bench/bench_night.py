@@ -16,9 +16,9 @@ The night, from two load-generator processes (asyncio: httpx and websockets), on
 * --viewers (500) arrive over --ramp seconds (20): 60% on match pages (spread over the tables),
   25% on the round's page, 15% on the standings and wall pages; 70% Dutch, 20% French, 10% English.
   Each loads its page once (GET, as a browser), then keeps its live regions (read from the page, as
-  web/static/web/live.js does) up to date: half on the region's WebSocket through nginx
+  web/static/web/live.js does) up to date: half (1 - --polling) on the region's WebSocket through nginx
   (``/ws/live/<kind>/<pk>/?lang=<the page's data-lang>``, the page's Origin; one catch-up GET of the
-  region when the socket opens, as the page does), half polling ``/live/<kind>/<pk>/`` every 1.5 s
+  region when the socket opens, as the page does), half (--polling) polling ``/live/<kind>/<pk>/`` every 1.5 s
   with ``If-None-Match``;
 * then, for --minutes (3), a scorekeeper at each table enters a hand (POST /api/v1/matches/<id>/hands/
   with its token and an Idempotency-Key, retried with the same key after a network error or a 5xx,
@@ -470,7 +470,7 @@ class Logs:
 
 # -- one night ------------------------------------------------------------------------------------------------------
 
-def viewers_plan(rng: random.Random, count: int, data: dict, start: float, ramp: float) -> list[dict]:
+def viewers_plan(rng: random.Random, count: int, data: dict, start: float, ramp: float, polling: float) -> list[dict]:
     slug, matches = data["slug"], data["matches"]
     kinds = ["match"] * 60 + ["round"] * 25 + ["standings"] * 8 + ["wall"] * 7  # of 100
     viewers = []
@@ -479,7 +479,8 @@ def viewers_plan(rng: random.Random, count: int, data: dict, start: float, ramp:
         path = {"match": f"/t/{slug}/matches/{matches[i % len(matches)]}/", "round": f"/t/{slug}/rounds/{data['round']}/",
                 "standings": f"/t/{slug}/standings/", "wall": f"/t/{slug}/wall/"}[kind]
         lang = rng.choices([code for code, _ in LANGUAGES], [w for _, w in LANGUAGES])[0]
-        viewers.append({"kind": kind, "path": path, "lang": lang, "socket": i % 2 == 0,
+        polls = int((i + 1) * polling) > int(i * polling)  # spread evenly over the kinds: every other at 0.5
+        viewers.append({"kind": kind, "path": path, "lang": lang, "socket": not polls,
                         "arrive": start + rng.uniform(0, ramp)})
     return viewers
 
@@ -492,7 +493,7 @@ def night(args, data: dict, base: str, think: bool, seed: int, sampler_args: tup
     hands_until = hands_from + args.minutes * 60
     plan = {"base": base, "ws": base.replace("http://", "ws://"), "think": think, "hands_from": hands_from,
             "hands_until": hands_until, "end": hands_until + GRACE_SECONDS,
-            "viewers": viewers_plan(rng, args.viewers, data, start, args.ramp),
+            "viewers": viewers_plan(rng, args.viewers, data, start, args.ramp, args.polling),
             "keepers": [{"match": m, "token": t, "seed": rng.randrange(2 ** 32)}
                         for m, t in zip(data["matches"], data["tokens"], strict=True)]}
     ctx = multiprocessing.get_context("spawn")
@@ -627,13 +628,15 @@ def main():
     parser.add_argument("--tables", type=int, default=30)
     parser.add_argument("--viewers", type=int, default=500)
     parser.add_argument("--ramp", type=float, default=20.0, help="seconds over which the viewers arrive")
+    parser.add_argument("--polling", type=float, default=0.5, help="the viewers' share that polls (0-1; the rest "
+                                                                   "are on WebSockets)")
     parser.add_argument("--no-think", action="store_true", help="one more night, the hands posted back to back")
     parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--redis-db", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the bench database and the servers' logs")
     args = parser.parse_args()
-    if not 1 <= args.tables <= 200 or not 0 <= args.viewers <= 5000:
-        sys.exit("--tables must be 1-200 and --viewers 0-5000")
+    if not 1 <= args.tables <= 200 or not 0 <= args.viewers <= 5000 or not 0 <= args.polling <= 1:
+        sys.exit("--tables must be 1-200, --viewers 0-5000 and --polling 0-1")
     if shutil.which("nginx") is None:
         sys.exit("bench_night needs nginx (apt-get install nginx-light): the production set's proxy")
     db_admin = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/manille")
