@@ -56,6 +56,78 @@ def paired_tournament(*, name: str, slug: str, club: str, teams: int):
     return tournament, list(rnd.matches.filter(ew__isnull=False).order_by("table").values_list("pk", flat=True))
 
 
+def tie_hand(number: int) -> dict:
+    """Hand ``number`` (1-based) of a game dealt first by N: a 30-30 tie, which scores nothing (the game goes on)."""
+    return {"dealer": "NESW"[(number - 1) % 4], "trump": "H", "tricks": {"ns": 4, "ew": 4},
+            "points": {"ns": 30, "ew": 30}}
+
+
+def reads_data(db_url: str, *, large: bool = True) -> dict:
+    """Migrate ``db_url`` and load what the read benchmarks (bench_http, bench_server) measure, through the services:
+
+    * "Gentse Beker" (``gentse-beker``), a public Belgian tournament of 64 teams, round 1 paired, its first
+      match with 59 hands (30-30 ties: the game goes on), 4 hands in each of the next 8, standings computed;
+    * with ``large``, "Grote Beker", 1,024 teams, round 1 paired, standings computed;
+    * a superuser with 8 API tokens.
+
+    Return the ids (``small``, ``large``, ``board``: the 59-hand match, its ``table``), the large round's
+    matches (``post_matches``) and the ``tokens``. Sets up Django on ``db_url`` (the tree on sys.path; an
+    older tree without knox gets DRF's tokens, one a user).
+    """
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tournaments.models import Club, Entry, Player, Team, Tournament
+    from tournaments.services.hands import hand_enter
+    from tournaments.services.rounds import round_pair
+    from tournaments.services.standings import standings_recompute
+
+    call_command("migrate", verbosity=0)
+
+    def tournament(name, slug, teams):
+        club = Club.objects.create(name=f"Club {slug}", city="Gent")
+        t = Tournament.objects.create(name=name, slug=slug, variant="belgian-manille", best_of=3, rounds=5,
+                                      public=True, club=club)
+        players = Player.objects.bulk_create([Player(club=club, name=f"Speler {i + 1}") for i in range(2 * teams)])
+        made = Team.objects.bulk_create([Team(name=f"Ploeg {i + 1}", club=club, player_1=players[2 * i],
+                                              player_2=players[2 * i + 1]) for i in range(teams)])
+        Entry.objects.bulk_create([Entry(tournament=t, team=team, seed=i + 1) for i, team in enumerate(made)])
+        rnd = round_pair(tournament=t)
+        return t, list(rnd.matches.filter(ew__isnull=False).order_by("table"))
+
+    small, matches = tournament("Gentse Beker", "gentse-beker", 64)
+    board = matches[0]
+    for n in range(1, 60):
+        hand_enter(match=board, data=tie_hand(n))
+    for m in matches[1:9]:  # a few results for the standings
+        for n in range(1, 5):
+            hand_enter(match=m, data={"dealer": "NESW"[(n - 1) % 4], "trump": "H", "tricks": {"ns": 5, "ew": 3},
+                                      "points": {"ns": 37, "ew": 23}})
+    standings_recompute(tournament=small)
+    large_t, large_matches = tournament("Grote Beker", "grote-beker", 1024) if large else (None, [])
+    if large_t is not None:
+        standings_recompute(tournament=large_t)
+    user = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-1")
+    from django.conf import settings
+
+    if "knox" in settings.INSTALLED_APPS:
+        from api.models import AuthToken
+
+        tokens = [AuthToken.objects.create(user)[1] for _ in range(8)]
+    else:  # an older tree: DRF's tokens, one a user
+        from rest_framework.authtoken.models import Token
+
+        tokens = [Token.objects.create(user=get_user_model().objects.create_superuser(
+            f"bench{i}", f"b{i}@example.org", "bench-password-1")).key for i in range(8)]
+    return {"small": small.pk, "large": large_t.pk if large_t else None, "board": board.pk, "table": board.table,
+            "post_matches": [m.pk for m in large_matches], "tokens": tokens}
+
+
 def start_server(env: dict, port: int, workers: int, *options: str, **popen) -> subprocess.Popen:
     """Start the production server (gunicorn, uvicorn workers, config.asgi) in a process group of its own."""
     cmd = [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.uvicorn_worker.Worker",
@@ -75,17 +147,50 @@ def stop_server(server: subprocess.Popen) -> None:
             server.wait(5)
 
 
+def group_pids(groups: set[int]) -> list[int]:
+    """Every process whose process group is one of ``groups`` (a server started in a session of its own)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) in groups:
+                found.append(int(entry))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU seconds (user and system) ``pids`` have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 # --- the production set: proxy, web and live, as docker-compose runs them ------------------------------------
 
-def compose_command(service: str) -> list[str]:
-    """The command docker-compose.yml gives ``service``, with ``gunicorn`` run by this Python (``-m gunicorn``)."""
+def compose_command(service: str, env: dict | None = None) -> list[str]:
+    """The command docker-compose.yml gives ``service``, with ``gunicorn`` and ``celery`` run by this Python
+    (``-m``) and compose's ``${NAME:-default}`` filled in from ``env`` (default: this environment) as compose would."""
+    import re
+
     import yaml
 
     with open(os.path.join(ROOT, "docker-compose.yml")) as f:
         command = list(yaml.safe_load(f)["services"][service]["command"])
-    if command[0] == "gunicorn":
-        command[:1] = [sys.executable, "-m", "gunicorn"]
-    return command
+    if command[0] in ("gunicorn", "celery"):
+        command[:1] = [sys.executable, "-m", command[0]]
+    values = os.environ if env is None else env
+    return [re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: values.get(m.group(1)) or m.group(2), part)
+            for part in command]
 
 
 def nginx_config(directory: str, proxy_port: int, web_port: int, live_port: int) -> str:

@@ -51,7 +51,7 @@ import time
 import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
-from _servers import free_port, recreate_database, stop_server
+from _servers import free_port, reads_data, recreate_database, stop_server
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -78,64 +78,9 @@ ROOT = os.path.abspath(ARGS.root)
 sys.path.insert(0, ROOT)
 
 
-def tie(number: int) -> dict:
-    return {"dealer": "NESW"[(number - 1) % 4], "trump": "H", "tricks": {"ns": 4, "ew": 4},
-            "points": {"ns": 30, "ew": 30}}
-
-
 def setup(db_url: str) -> dict:
     """Migrate and load the two tournaments; return the ids, tokens and paths the runs need."""
-    os.environ["DATABASE_URL"] = db_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from tournaments.models import Club, Entry, Player, Team, Tournament
-    from tournaments.services.hands import hand_enter
-    from tournaments.services.rounds import round_pair
-    from tournaments.services.standings import standings_recompute
-
-    call_command("migrate", verbosity=0)
-
-    def tournament(name, slug, teams):
-        club = Club.objects.create(name=f"Club {slug}", city="Gent")
-        t = Tournament.objects.create(name=name, slug=slug, variant="belgian-manille", best_of=3, rounds=5,
-                                      public=True, club=club)
-        players = Player.objects.bulk_create([Player(club=club, name=f"Speler {i + 1}") for i in range(2 * teams)])
-        made = Team.objects.bulk_create([Team(name=f"Ploeg {i + 1}", club=club, player_1=players[2 * i],
-                                              player_2=players[2 * i + 1]) for i in range(teams)])
-        Entry.objects.bulk_create([Entry(tournament=t, team=team, seed=i + 1) for i, team in enumerate(made)])
-        rnd = round_pair(tournament=t)
-        return t, list(rnd.matches.filter(ew__isnull=False).order_by("table"))
-
-    small, matches = tournament("Gentse Beker", "gentse-beker", 64)
-    board = matches[0]
-    for n in range(1, 60):
-        hand_enter(match=board, data=tie(n))
-    for m in matches[1:9]:  # a few results for the standings
-        for n in range(1, 5):
-            hand_enter(match=m, data={"dealer": "NESW"[(n - 1) % 4], "trump": "H", "tricks": {"ns": 5, "ew": 3},
-                                      "points": {"ns": 37, "ew": 23}})
-    standings_recompute(tournament=small)
-    large, large_matches = tournament("Grote Beker", "grote-beker", 1024)
-    standings_recompute(tournament=large)
-    user = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-1")
-    from django.conf import settings
-
-    if "knox" in settings.INSTALLED_APPS:
-        from api.models import AuthToken
-
-        tokens = [AuthToken.objects.create(user)[1] for _ in range(8)]
-    else:  # an older tree: DRF's tokens, one a user
-        from rest_framework.authtoken.models import Token
-
-        tokens = [Token.objects.create(user=get_user_model().objects.create_superuser(
-            f"bench{i}", f"b{i}@example.org", "bench-password-1")).key for i in range(8)]
-    return {"small": small.pk, "large": large.pk, "board": board.pk, "table": board.table,
-            "post_matches": [m.pk for m in large_matches], "tokens": tokens}
+    return reads_data(db_url)
 
 
 def worker_pids(master: int) -> list[int]:

@@ -39,6 +39,8 @@ only queues recomputes of standings that waited over STANDINGS_STALE_SECONDS.
         .venv/bin/python bench/bench_standings_lag.py
 """
 
+# ./dev bench: skip (about 5 minutes for its two runs; run it by hand)
+
 import argparse
 import bisect
 import heapq
