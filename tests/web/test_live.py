@@ -310,3 +310,42 @@ def test_the_standings_group_hears_recomputes_not_hands(tournament, django_captu
         with django_capture_on_commit_callbacks(execute=True):
             standings_recompute(tournament=tournament)
     assert sent == [[f"tournament-{tournament.pk}", f"standings-{tournament.pk}"]]
+
+
+@pytest.mark.parametrize("kind", ["match", "round", "standings", "wall"])
+def test_a_visitors_unchanged_poll_is_answered_from_the_stamps_without_rendering(client, tournament, kind,
+                                                                                  django_assert_max_num_queries,
+                                                                                  monkeypatch):
+    """250 pages polling every 1.5 s: an unchanged poll costs a cache read, not a rendering (bench_night)."""
+    import web.live_views
+
+    url = region_url(kind, region_pks(tournament)[kind])
+    etag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304  # the tournament's facts now kept
+
+    def no_rendering(*args, **kwargs):
+        raise AssertionError("an unchanged poll rendered its region")
+
+    monkeypatch.setattr(web.live_views, "render_region", no_rendering)
+    with django_assert_max_num_queries(0):
+        again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag
+
+
+def test_a_stamped_poll_sees_the_next_recompute_and_the_next_hand(client, tournament,
+                                                                  django_capture_on_commit_callbacks):
+    urls = {kind: region_url(kind, pk) for kind, pk in region_pks(tournament).items()}
+    tags = {kind: client.get(url)["ETag"] for kind, url in urls.items()}
+    with django_capture_on_commit_callbacks(execute=True):
+        enter_hands(table(tournament), 1)
+    for kind in ("match", "round", "wall"):
+        answer = client.get(urls[kind], HTTP_IF_NONE_MATCH=tags[kind])
+        assert answer.status_code == 200 and answer["ETag"] != tags[kind], kind
+        tags[kind] = answer["ETag"]
+    # The standings change with their recompute (which in-process tasks may have run already).
+    tags["standings"] = client.get(urls["standings"])["ETag"]
+    assert client.get(urls["standings"], HTTP_IF_NONE_MATCH=tags["standings"]).status_code == 304
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_recompute(tournament=tournament)
+    assert client.get(urls["standings"], HTTP_IF_NONE_MATCH=tags["standings"]).status_code == 200
+    assert client.get(urls["match"], HTTP_IF_NONE_MATCH=tags["match"]).status_code == 304
