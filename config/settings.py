@@ -439,14 +439,17 @@ if REDIS_URL:
 
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's layer with a pool that waits for a free connection (config/channel_layer.py).
+            "BACKEND": "config.channel_layer.RedisChannelLayer",
             # A socket timeout above the layer's 5 s blocking pop: redis-py 8 defaults to 5 s, which would
             # end every idle socket's receive with a TimeoutError (django/channels_redis#422).
             # retry_on_error: after a Redis restart every kept connection is stale; a command that meets
             # one reconnects and is sent once more (redis-py's Retry), instead of failing a page's socket
             # (a 500) or losing the first live update.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
-                                  "retry_on_error": [RedisConnectionError]}],
+                                  "retry_on_error": [RedisConnectionError],
+                                  "max_connections": int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "50")),
+                                  "timeout": float(os.environ.get("CHANNEL_LAYER_POOL_TIMEOUT", "10"))}],
                        "prefix": os.environ.get("CHANNELS_PREFIX", "manille-live")},
         }
     }

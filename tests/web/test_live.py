@@ -280,7 +280,7 @@ def test_the_redis_layer_waits_longer_than_its_blocking_pop():
     from channels_redis.core import RedisChannelLayer
 
     layer = configured.CHANNEL_LAYERS["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "config.channel_layer.RedisChannelLayer"  # channels_redis with a waiting pool
     (host,) = layer["CONFIG"]["hosts"]
     assert host["address"] == os.environ["REDIS_URL"]
     assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
