@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
-from web.labels import PENALTY_LABELS, card_name, suit_name
+from web.labels import PENALTY_LABELS, card_name, suit_name, variant_name
 
 ENTRY_FIELDS = ["dealer", "trump", "turned_card", "blind", "doublings", "tricks_ns", "tricks_ew",
                 "points_ns", "points_ew", "penalty_type", "penalty_side", "thrown_in"]
@@ -353,8 +353,8 @@ class TournamentAdminForm(forms.ModelForm):
     changed variant shows the new variant's options to check rather than saving the other one's.
     """
 
-    variant = forms.ChoiceField(label=_("variant"),
-                                choices=[(slug, v.name) for slug, v in sorted(scoring.VARIANTS.items())],
+    variant = forms.ChoiceField(label=_("Variant"),
+                                choices=lambda: [(slug, variant_name(v)) for slug, v in sorted(scoring.VARIANTS.items())],
                                 help_text=_("The house options below are the variant's: changing it reloads them."))
     options_variant = forms.CharField(widget=forms.HiddenInput, required=False)
 

@@ -104,7 +104,7 @@ class TournamentForm(forms.Form):
             mine = list(self.fields["club"].queryset[:2])
             if len(mine) == 1:  # a manager of one club holds the tournament in its name, most likely
                 self.initial["club"] = mine[0].pk
-        self.fields["variant"].choices = [(slug, v.name) for slug, v in scoring.VARIANTS.items()]
+        self.fields["variant"].choices = [(slug, labels.variant_name(v)) for slug, v in scoring.VARIANTS.items()]
         self.fields["variant"].initial = self.initial.get("variant", "belgian-manille")
         current = tournament.options if tournament is not None else {}
         self.option_groups = []
