@@ -11,7 +11,7 @@ Django's own ASGI handler runs each request in a thread of its own, which opens 
 connection of its own: nothing bounds them, a busy evening reaches PostgreSQL's
 ``max_connections`` and results are refused ("too many clients"); and starting a thread and a
 connection per request served 650 requests a second where the WSGI handler served 2,200 (the
-scoreboard, two workers, bench/bench_server.py). In the pool each thread keeps its connection
+scoreboard, two workers, measured side by side: README "Why this server"). In the pool each thread keeps its connection
 (``CONN_MAX_AGE``), so a process holds at most ``ASGI_HTTP_THREADS`` connections for HTTP, plus
 the one of the thread Channels runs the consumers' database work in.
 """
