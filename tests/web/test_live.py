@@ -349,3 +349,22 @@ def test_a_stamped_poll_sees_the_next_recompute_and_the_next_hand(client, tourna
         standings_recompute(tournament=tournament)
     assert client.get(urls["standings"], HTTP_IF_NONE_MATCH=tags["standings"]).status_code == 200
     assert client.get(urls["match"], HTTP_IF_NONE_MATCH=tags["match"]).status_code == 304
+
+
+def test_a_changed_region_is_rendered_once_for_every_poller(client, tournament, monkeypatch):
+    """The round's pollers after a hand: the first renders it, the others get that rendering from the cache."""
+    import web.live_views
+
+    url = region_url("round", region_pks(tournament)["round"])
+    first = client.get(url)
+    calls = []
+    real = web.live_views.render_region
+    monkeypatch.setattr(web.live_views, "render_region", lambda *a, **k: calls.append(a) or real(*a, **k))
+    enter_hands(table(tournament), 1)
+    from tournaments import versions
+
+    versions.results_changed(tournament.pk)  # the commit's bump, which this test's transaction never sees
+    answers = [client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]) for _ in range(5)]
+    assert {a.status_code for a in answers} == {200} and len({a["ETag"] for a in answers}) == 1
+    assert len({a.content for a in answers}) == 1 and answers[0].content != first.content
+    assert len(calls) == 1
