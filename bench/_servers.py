@@ -209,8 +209,10 @@ def nginx_config(directory: str, proxy_port: int, web_port: int, live_port: int)
     os.makedirs(temp, exist_ok=True)
     main = os.path.join(directory, "nginx.conf")
     with open(main, "w") as f:
+        # As root, nginx's worker would run as nobody, who may not write this (private) folder's temp files.
+        user = "user root;\n" if os.geteuid() == 0 else ""
         f.write(f"""daemon off;
-worker_processes 1;
+{user}worker_processes 1;
 pid {directory}/nginx.pid;
 error_log {directory}/error.log warn;
 events {{ worker_connections 4096; }}

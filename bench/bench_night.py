@@ -7,7 +7,7 @@ a public Belgian tournament of 60 teams from 6 clubs (--tables 30 tables), round
 (realistic hands, every match decided), standings computed, round 2 paired; one scorekeeper account a
 table, named in the tournament, with an API token. Then it starts what docker-compose runs, each
 with the command docker-compose.yml gives it (``_servers.Production`` and ``compose_command``):
-nginx, web (2 workers × 4 threads), live (1 worker), a Celery worker (``-Q celery``, concurrency 2),
+nginx, web (--web-workers × --web-threads, 2 × 4 as docker-compose), live (1 worker), a Celery worker (``-Q celery``, concurrency 2),
 the standings worker (``-Q standings -c 1``) and beat. The write throttle is raised (a scorekeeper
 never posts 600 hands a minute; --no-think does); everything else is the settings' default.
 
@@ -633,6 +633,8 @@ def main():
                                                                    "are on WebSockets)")
     parser.add_argument("--no-think", action="store_true", help="one more night, the hands posted back to back")
     parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--web-workers", type=int, default=2, help="web's WEB_CONCURRENCY (docker-compose's default)")
+    parser.add_argument("--web-threads", type=int, default=4, help="web's WEB_THREADS (docker-compose's default)")
     parser.add_argument("--redis-db", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the bench database and the servers' logs")
     args = parser.parse_args()
@@ -681,8 +683,8 @@ def main():
               f"{os.cpu_count()} CPUs")
 
         servers_log = open(os.path.join(directory, "servers.log"), "w")  # noqa: SIM115 - web, live (nginx: error.log)
-        production = Production(env, free_port(), web_workers=2, directory=directory, stdout=servers_log,
-                                stderr=subprocess.STDOUT)
+        production = Production(env, free_port(), web_workers=args.web_workers, web_threads=args.web_threads,
+                                directory=directory, stdout=servers_log, stderr=subprocess.STDOUT)
         production.web_env["PGAPPNAME"] = "web"  # the sampler tells the processes' connections apart
         production.live_env["PGAPPNAME"] = "live"
         worker = compose_command("worker", env)
@@ -705,8 +707,9 @@ def main():
         bounds = {"web+live": production.bound, "worker": concurrency, "standings": 1, "beat": 1}
         bound = sum(bounds.values())
         base = f"http://127.0.0.1:{production.port}"
-        print(f"nginx on {production.port}: web (2 workers x 4 threads), live (1 worker), worker (concurrency "
-              f"{concurrency}), standings (1), beat; {args.viewers} viewers over {args.ramp:g} s, {len(data['matches'])} "
+        print(f"nginx on {production.port}: web ({args.web_workers} workers x {args.web_threads} threads), live (1 worker), "
+              f"worker (concurrency {concurrency}), standings (1), beat; {args.viewers} viewers over {args.ramp:g} s, "
+              f"{len(data['matches'])} "
               f"scorekeepers for {args.minutes:g} min")
 
         logs = Logs(directory)

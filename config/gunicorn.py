@@ -19,5 +19,8 @@ threads = int(os.environ.get("WEB_THREADS", "4"))
 # No proxy header is believed by the server itself (gunicorn trusts X-Forwarded-* from 127.0.0.1 by
 # default): the project reads X-Forwarded-For as far as TRUSTED_PROXIES says (config/auth.py).
 forwarded_allow_ips = ""
+# An idle kept connection stays open longer than nginx keeps it (deploy/nginx: 60 s), so nginx never
+# reuses one gunicorn is closing (a POST on it would answer 502).
+keepalive = 75
 accesslog = "-"
 graceful_timeout = 20

@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: after any answer, what is left of the body is read, so nginx's kept connection stays usable.
+    "config.drain_body.DrainRequestBody",
     "django.middleware.security.SecurityMiddleware",
     # gzip for pages and JSON (the API's large answers come compressed from their cache already). BREACH: Django
     # masks the CSRF token anew in every response and pads each gzip answer with random bytes (Django >= 4.2).

@@ -176,3 +176,20 @@ def test_a_body_over_the_limit_is_refused_by_the_proxy_in_the_apis_shape(tmp_pat
                 assert error.code == 413
                 assert [e["code"] for e in json.loads(error.read())["errors"]] == ["too_large"]
         assert status_of(f"{base}/api/v1/tournaments/") == 200
+
+
+@needs_nginx
+def test_a_body_answered_before_it_is_read_leaves_the_kept_connection_usable(tmp_path):
+    """A POST refused before its body is read (here a 401), then the next request on nginx's kept connection to
+    web: answered, never nginx's 502 (gunicorn closed the connection, config/drain_body.py reads the rest)."""
+    unread = b"[" * 100_000 + b"]" * 100_000
+    with Production(server_env("drain-body", 60), free_port(), web_workers=1, web_threads=1,
+                    directory=str(tmp_path)) as production:
+        base = f"http://127.0.0.1:{production.port}"
+        statuses = []
+        for _ in range(5):
+            statuses.append(status_of(f"{base}/api/v1/matches/1/hands/", data=unread,
+                                      headers={"Content-Type": "application/json"}))
+            statuses += [status_of(f"{base}/api/v1/matches/1/hands/", data=b"{}",
+                                   headers={"Content-Type": "application/json"}) for _ in range(2)]
+        assert statuses == [401] * 15
