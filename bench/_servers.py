@@ -291,17 +291,7 @@ class Production:
 
     def pids(self) -> list[int]:
         """Every process of web and live (masters and workers) and nginx's."""
-        found = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as f:
-                        fields = f.read().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[3]) in {p.pid for p in self.processes}:  # the process group
-                    found.append(int(entry))
-        return found
+        return group_pids({p.pid for p in self.processes})
 
     def stop(self) -> None:
         for process in self.processes:

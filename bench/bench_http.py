@@ -51,7 +51,7 @@ import time
 import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
-from _servers import free_port, reads_data, recreate_database, stop_server
+from _servers import cpu_seconds, free_port, reads_data, recreate_database, stop_server
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -95,18 +95,6 @@ def worker_pids(master: int) -> list[int]:
             except (OSError, IndexError, ValueError):
                 pass
     return pids
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def wrk(url: str, headers: dict) -> float:
