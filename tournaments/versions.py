@@ -119,6 +119,7 @@ def stamps(*keys: str) -> str | None:
 # tournament's stamp, so an out-of-date slug costs a page built, never a wrong 304.
 
 _MATCH_TOURNAMENTS: dict[int, int] = {}
+_ROUND_TOURNAMENTS: dict[int, int] = {}
 _MATCH_TOURNAMENTS_MAX = 50_000
 _SLUGS: dict[str, int] = {}
 _SLUGS_MAX = 10_000
@@ -128,6 +129,7 @@ SLUG_TIMEOUT = 24 * 3600
 def forget() -> None:
     """Empty the process's memory of matches' tournaments and slugs (the tests: a rolled-back SQLite id comes again)."""
     _MATCH_TOURNAMENTS.clear()
+    _ROUND_TOURNAMENTS.clear()
     _SLUGS.clear()
 
 
@@ -172,18 +174,32 @@ def public_key(tournament_id: int) -> str:
     return f"v:public:{tournament_id}"
 
 
+def _kept_tournament_id(kept: dict[int, int], pk: int, read) -> int | None:
+    """``kept[pk]``, or ``read()`` kept there (a match or round never moves to another tournament)."""
+    tournament_id = kept.get(pk)
+    if tournament_id is None:
+        tournament_id = read()
+        if tournament_id is not None:
+            if len(kept) >= _MATCH_TOURNAMENTS_MAX:
+                kept.clear()
+            kept[pk] = tournament_id
+    return tournament_id
+
+
 def match_tournament_id(match_id: int) -> int | None:
     """The tournament of a match (None: no such match), from process memory after the first read."""
-    tournament_id = _MATCH_TOURNAMENTS.get(match_id)
-    if tournament_id is None:
-        from tournaments.models import Match
+    from tournaments.models import Match
 
-        tournament_id = Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
-        if tournament_id is not None:
-            if len(_MATCH_TOURNAMENTS) >= _MATCH_TOURNAMENTS_MAX:
-                _MATCH_TOURNAMENTS.clear()
-            _MATCH_TOURNAMENTS[match_id] = tournament_id
-    return tournament_id
+    return _kept_tournament_id(_MATCH_TOURNAMENTS, match_id, lambda: Match.objects.filter(pk=match_id).values_list(
+        "round__tournament_id", flat=True).first())
+
+
+def round_tournament_id(round_id: int) -> int | None:
+    """The tournament of a round (None: no such round), from process memory after the first read."""
+    from tournaments.models import Round
+
+    return _kept_tournament_id(_ROUND_TOURNAMENTS, round_id, lambda: Round.objects.filter(pk=round_id).values_list(
+        "tournament_id", flat=True).first())
 
 
 def public_stamps(tournament_id: int, *keys: str) -> tuple[str | None, bool]:

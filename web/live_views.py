@@ -19,28 +19,15 @@ import logging
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from tournaments import versions
-from tournaments.models import Round
 from web.regions import REGION_KINDS, etag_matches, etag_of, render_region
 
 logger = logging.getLogger(__name__)
 
 RENDER_SECONDS = 60  # a rendering kept under its stamps: any change replaces a stamp, so it is never stale
-_ROUND_TOURNAMENTS: dict[int, int] = {}  # round id -> tournament id: a round never moves
-_ROUND_TOURNAMENTS_MAX = 10_000
-
-
-def _round_tournament_id(round_id: int) -> int | None:
-    tournament_id = _ROUND_TOURNAMENTS.get(round_id)
-    if tournament_id is None:
-        tournament_id = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
-        if tournament_id is not None:
-            if len(_ROUND_TOURNAMENTS) >= _ROUND_TOURNAMENTS_MAX:
-                _ROUND_TOURNAMENTS.clear()
-            _ROUND_TOURNAMENTS[round_id] = tournament_id
-    return tournament_id
 
 
 def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
@@ -49,7 +36,7 @@ def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
         tournament_id = versions.match_tournament_id(pk)
         own = (versions.match_key(pk),)
     elif kind == "round":
-        tournament_id = _round_tournament_id(pk)
+        tournament_id = versions.round_tournament_id(pk)
         own = (versions.results_key(tournament_id),) if tournament_id is not None else ()
     elif kind == "standings":
         tournament_id, own = pk, (versions.standings_key(pk),)
@@ -104,7 +91,7 @@ def region(request, kind: str, pk: int):
                 stamp = None
     if stamp is not None:
         etag = _stamp_etag(kind, pk, lang, stamp)
-        if etag in request.headers.get("If-None-Match", ""):
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):  # this tag exactly, as the pages
             return _answer(HttpResponseNotModified(), etag)
         return _answer(HttpResponse(_kept_rendering(kind, pk, lang, stamp, request.user),
                                     content_type="text/html; charset=utf-8"), etag)
