@@ -152,6 +152,9 @@ def test_the_standings_on_a_phone_keep_the_team_in_sight_and_show_that_they_scro
     server, tournament, match = site
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(f"{server.url}/t/{tournament.slug}/standings/")
+    # Measured once the region has caught up with the server: its first fetch may swap in a fresh table,
+    # and a box read while it is replaced is None (CI once).
+    page.wait_for_selector(".live[data-live-synced]", state="attached")
     box = page.locator(".table-scroll")
     scroll_width, client_width = page.evaluate("(e => [e.scrollWidth, e.clientWidth])"
                                                "(document.querySelector('.table-scroll'))")
@@ -172,6 +175,23 @@ def test_the_standings_on_a_phone_keep_the_team_in_sight_and_show_that_they_scro
     assert team.bounding_box()["x"] == before["x"]
     centre = (before["x"] + before["width"] / 2, before["y"] + before["height"] / 2)
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('th.team-col') !== null", centre)
+
+
+def test_a_live_update_leaves_the_standings_scrolled_where_the_reader_left_them(browser, site, settings):  # noqa: F811
+    """A phone reader scrolled to the tiebreaks was thrown back to the first column by every update."""
+    settings.LIVE_PUSH = False  # polling: the next poll of a region whose tag is stale swaps in a new table
+    server, tournament, match = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.url}/t/{tournament.slug}/standings/")
+    page.wait_for_selector(".live[data-live-synced]", state="attached")
+    page.evaluate("document.querySelector('.table-scroll').scrollLeft = 1e6")
+    left = page.evaluate("document.querySelector('.table-scroll').scrollLeft")
+    assert left > 0
+    page.evaluate("""() => { const live = document.querySelector('.live');
+                             live.dataset.liveEtag = '"stale"';
+                             live.addEventListener('live:updated', () => { window.__swapped = true; }); }""")
+    page.wait_for_function("window.__swapped === true", timeout=5000)
+    assert page.evaluate("document.querySelector('.table-scroll').scrollLeft") == left
 
 
 def test_the_wall_shows_the_game_in_play_as_the_large_figure_and_games_won_beside_it(browser, site):  # noqa: F811

@@ -8,7 +8,8 @@
  * nothing, a 200 is swapped in. Polling pauses while the page is hidden.
  * A region's URLs can be overridden with data-live-url (HTTP) and data-live-ws (WebSocket).
  * An element with [data-live-status] gets the class live-on, live-poll or live-off; each region gets
- * data-live-state="push", "poll" or "off".
+ * data-live-state="push", "poll" or "off", and data-live-synced once a fetch of its own has been answered
+ * (200 or 304: it has caught up with the server at least once since the page loaded).
  */
 (function () {
   "use strict";
@@ -36,11 +37,19 @@
     el.classList.add(state);
   }
 
+  /* The horizontal scroll of each scrolling table in the region, in order: a reader who scrolled the
+   * standings to the tiebreaks on a phone stays there when an update replaces the table. */
+  function scrolls(el) {
+    return Array.prototype.map.call(el.querySelectorAll(".table-scroll"), function (s) { return s.scrollLeft; });
+  }
+
   function swap(region, html, etag) {
     var el = region.el;
     if (etag && etag === el.getAttribute("data-live-etag")) return;
+    var kept = scrolls(el);
     el.setAttribute("aria-busy", "true");
     el.innerHTML = html;
+    el.querySelectorAll(".table-scroll").forEach(function (s, i) { if (kept[i]) s.scrollLeft = kept[i]; });
     if (etag) el.setAttribute("data-live-etag", etag);
     el.removeAttribute("aria-busy");
     el.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
@@ -75,6 +84,7 @@
         if (response.status !== 200) return;
         return response.text().then(function (html) { swap(self, html, response.headers.get("ETag")); });
       })
+      .then(function () { self.el.setAttribute("data-live-synced", ""); })
       .catch(function () { /* offline for a moment: the next poll tries again */ })
       .then(function () { self.fetching = null; });
     return self.fetching;
