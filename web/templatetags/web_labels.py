@@ -1,8 +1,8 @@
 """Template filters that put the engine's codes into the visitor's words (``web.labels``)."""
 
 from django import template
+from tournaments import vocabulary
 
-from web import labels
 
 register = template.Library()
 
@@ -10,4 +10,4 @@ register = template.Library()
 @register.filter
 def variant_name(variant) -> str:
     """``{{ tournament.variant_obj|variant_name }}``: a variant (or its slug) named in the page's language."""
-    return labels.variant_name(variant) if variant else ""
+    return vocabulary.variant_name(variant) if variant else ""
