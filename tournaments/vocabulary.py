@@ -82,6 +82,16 @@ def seat(letter: str) -> str:
              "W": pgettext("seat", "W")}
     return names.get(letter, letter)
 
+#: Each side of the table: its short name (a score sheet's column) and its full name.
+SIDES = {"ns": (_("NS"), _("North–South")), "ew": (_("EW"), _("East–West"))}
+
+
+def side_name(side: str, *, short: bool = False) -> str:
+    """Return a side ("ns", "ew") in words: "North–South", or "NS" when ``short``."""
+    words = SIDES.get(side)
+    return side if words is None else str(words[0 if short else 1])
+
+
 DIRECTION = {"clockwise": _("clockwise"), "counterclockwise": _("counter-clockwise")}
 
 OPTION_LABELS = {

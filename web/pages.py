@@ -216,7 +216,8 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
     teams_count = len(history[numbers[-1]]) if numbers else 0
     return {
         "entry": entry, "team": team, "matches": rows, "rounds": numbers, "points": points, "ranks": ranks,
-        "points_chart": line_chart(numbers, [Series(_("Match points"), points, "a")]) if numbers else None,
+        "points_chart": line_chart(numbers, [Series(str(vocabulary.METRIC_LABELS["match_points"][1]), points, "a")])
+        if numbers else None,
         "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True, floor=1,
                                  ceiling=teams_count) if numbers else None,
         "teams_count": teams_count,

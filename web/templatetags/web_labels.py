@@ -1,6 +1,7 @@
-"""Template filters that put the engine's codes into the visitor's words (``web.labels``)."""
+"""Template filters that put the engine's codes into the visitor's words (``tournaments.vocabulary``)."""
 
 from django import template
+
 from tournaments import vocabulary
 
 
@@ -11,3 +12,22 @@ register = template.Library()
 def variant_name(variant) -> str:
     """``{{ tournament.variant_obj|variant_name }}``: a variant (or its slug) named in the page's language."""
     return vocabulary.variant_name(variant) if variant else ""
+
+
+@register.filter
+def metric_name(metric: str) -> str:
+    """``{{ "match_points"|metric_name }}``: a standings metric's name ("Match points")."""
+    words = vocabulary.METRIC_LABELS.get(metric)
+    return metric if words is None else str(words[1])
+
+
+@register.filter
+def side_name(side: str) -> str:
+    """``{{ "ns"|side_name }}``: a side of the table in words ("North–South")."""
+    return vocabulary.side_name(side)
+
+
+@register.filter
+def side_short(side: str) -> str:
+    """``{{ "ns"|side_short }}``: a side of the table as a score sheet's column heads it ("NS")."""
+    return vocabulary.side_name(side, short=True)

@@ -125,8 +125,11 @@ def export_standings(request, tournament):
     data = standings_for(tournament)
     metrics = list(data["rows"][0]["tiebreaks"]) if data["rows"] else []
     response, out = _csv_response(f"{tournament.slug}-standings.csv")
-    out.writerow([_("Rank"), _("Team"), _("Club"), _("Played"), _("Won"), _("Drawn"), _("Lost"),
-                  _("Match points"), _("Games won"), _("Games lost"), _("Points for"), _("Points against")]
+    columns = {key: name for key, _short, name, _help in vocabulary.STANDINGS_COLUMNS}
+    counts = [str(columns[key]) for key in ("played", "won", "drawn", "lost")]
+    totals = [str(vocabulary.METRIC_LABELS[m][1])
+              for m in ("match_points", "games_won", "games_lost", "points_for", "points_against")]
+    out.writerow([str(columns["rank"]), _("Team"), _("Club"), *counts, *totals]
                  + [str(vocabulary.METRIC_LABELS[m][1]) if m in vocabulary.METRIC_LABELS else m for m in metrics])
     for r in data["rows"]:
         out.writerow([r["rank"], r["team_detail"]["name"], r["team_detail"]["club"]["name"], r["played"], r["won"],
