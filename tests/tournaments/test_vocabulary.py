@@ -38,3 +38,20 @@ def test_spanish_calls_the_mexican_game_malilla_and_catalan_its_own_game_manilla
         assert vocabulary.variant_name("spanish-manilla").startswith("Manilla")
     with translation.override("ca"):
         assert vocabulary.variant_name("catalan-manilla").startswith("Manilla")
+
+
+def test_the_sides_and_the_metrics_in_words():
+    with translation.override("nl"):
+        assert vocabulary.side_name("ns") == str(vocabulary.SIDES["ns"][1]) != "North–South"
+    assert vocabulary.side_name("ew", short=True) == "EW"
+    assert vocabulary.side_name("xx") == "xx"
+    assert {key for key, *_ in vocabulary.STANDINGS_COLUMNS} >= {"rank", "played", "won", "drawn", "lost"}
+
+
+@pytest.mark.django_db
+def test_a_refusal_in_words_names_the_teams_and_an_unknown_code_as_is():
+    from tests.factories import TeamFactory
+
+    team = TeamFactory(name="De Ajuinen")
+    assert "De Ajuinen" in vocabulary.refusal("pairing_impossible", teams=[team.pk, 987654])
+    assert vocabulary.refusal("no_such_code") == "The request was refused (no_such_code)."

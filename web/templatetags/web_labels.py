@@ -15,6 +15,12 @@ def variant_name(variant) -> str:
 
 
 @register.filter
+def tournament_status(status: str) -> str:
+    """``{{ tournament.status|tournament_status }}``: a tournament's status as the public site says it ("Upcoming")."""
+    return str(vocabulary.TOURNAMENT_STATUS.get(status, status))
+
+
+@register.filter
 def metric_name(metric: str) -> str:
     """``{{ "match_points"|metric_name }}``: a standings metric's name ("Match points")."""
     words = vocabulary.METRIC_LABELS.get(metric)
