@@ -37,6 +37,12 @@ def is_unscoped(user) -> bool:
     return not volunteer
 
 
+def signs_in_to_admin(user) -> bool:
+    """Tell whether ``user`` may sign in to the admin: an active staff account (what they see there is their roles')."""
+    user = _user(user)
+    return user is not None and user.is_active and user.is_staff
+
+
 def visible_tournaments(user) -> QuerySet:
     """Return the tournaments ``user`` may see."""
     qs = Tournament.objects.all()

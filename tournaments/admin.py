@@ -90,7 +90,7 @@ class ScopedAdmin(NullSafeAdminMixin, admin.ModelAdmin):
 
     def has_role(self, request) -> bool:
         user = request.user
-        if not user.is_active or not user.is_staff:
+        if not access.signs_in_to_admin(user):
             return False
         if access.is_unscoped(user):
             return True
@@ -224,7 +224,7 @@ def _people_picker(request) -> bool:
     return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
             and request.GET.get("model_name") == "tournament"
             and request.GET.get("field_name") in ("organizers", "scorekeepers")
-            and request.user.is_active and request.user.is_staff
+            and access.signs_in_to_admin(request.user)
             and (access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists()
                  or access.managed_clubs(request.user).exists()))
 

@@ -149,6 +149,13 @@ def test_every_cell_as_docs_roles_says_by_the_orm_and_by_the_sql(role, public):
 
 
 @pytest.mark.django_db
+def test_the_admin_lets_in_the_staff_and_the_volunteers_only():
+    world = make_world(True)
+    signs_in = {role: access.signs_in_to_admin(make_user(role, world)) for role in ROLES}
+    assert signs_in == {role: role in ("volunteer", "staff", "superuser") for role in ROLES}
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("public", [True, False], ids=["public", "private"])
 def test_anyone_sees_a_public_tournament_and_nobody_unlisted_a_private_one(public):
     world = make_world(public)
