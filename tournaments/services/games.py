@@ -5,8 +5,7 @@ import functools
 import scoring
 from django.db import connection, transaction
 
-from tournaments import versions
-from tournaments import access
+from tournaments import access, versions
 from tournaments.models import Game, Hand, Match, Round, Tournament
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
@@ -29,7 +28,7 @@ def _lock_sql(vendor: str, with_viewer: bool, with_games: bool = False) -> str:
     and a row for each of the match's games, in order, with its last hand's number while it is played.
     """
     roles = games = joins = order = ""
-    if with_viewer:  # who may (the parameters: access.keeps_score_params) is access's to say
+    if with_viewer:  # the viewer's roles, in SQL access.py writes (its parameters: access.keeps_score_params)
         roles = f", {access.keeps_score_sql(f't.{qn(Tournament._meta.pk.column)}')}"
     if with_games:
         pk = qn(Match._meta.pk.column)
