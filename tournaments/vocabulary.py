@@ -56,6 +56,8 @@ FORMAT_LABELS = {
 }
 
 TOURNAMENT_STATUS = {"draft": _("Upcoming"), "running": _("Running"), "finished": _("Finished")}
+#: The same as its organizers' dashboard says them: not yet started is a draft to them.
+ORGANIZER_STATUS = {**TOURNAMENT_STATUS, "draft": _("Draft")}
 ROUND_STATUS = {"paired": _("Paired"), "playing": _("Playing"), "finished": _("Finished")}
 MATCH_STATUS = {"scheduled": _("Not started"), "playing": _("Playing"), "finished": _("Finished")}
 

@@ -15,9 +15,11 @@ def variant_name(variant) -> str:
 
 
 @register.filter
-def tournament_status(status: str) -> str:
-    """``{{ tournament.status|tournament_status }}``: a tournament's status as the public site says it ("Upcoming")."""
-    return str(vocabulary.TOURNAMENT_STATUS.get(status, status))
+def tournament_status(status: str, reader: str = "") -> str:
+    """``{{ tournament.status|tournament_status }}``: a tournament's status as the public site says it ("Upcoming");
+    ``|tournament_status:"organizer"`` as its organizers' dashboard does ("Draft")."""
+    words = vocabulary.ORGANIZER_STATUS if reader == "organizer" else vocabulary.TOURNAMENT_STATUS
+    return str(words.get(status, status))
 
 
 @register.filter
