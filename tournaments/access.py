@@ -11,6 +11,7 @@ just what their roles give them.
 """
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from tournaments.models import Club, Hand, Match, Round, Tournament
@@ -34,6 +35,12 @@ def is_unscoped(user) -> bool:
     if volunteer is None:  # asked once per request's user object
         volunteer = user._is_volunteer = user.groups.filter(name=VOLUNTEERS).exists()
     return not volunteer
+
+
+def signs_in_to_admin(user) -> bool:
+    """Tell whether ``user`` may sign in to the admin: an active staff account (what they see there is their roles')."""
+    user = _user(user)
+    return user is not None and user.is_active and user.is_staff
 
 
 def visible_tournaments(user) -> QuerySet:
@@ -72,6 +79,45 @@ def _staff_or_listed(user, through, **keys) -> bool:
     if user is None:
         return False
     return is_unscoped(user) or through.objects.filter(user_id=user.pk, **keys).exists()
+
+
+def is_public(tournament_id) -> bool:
+    """Tell whether the tournament is public, so that anyone may see it (False: private, or no such tournament)."""
+    return visible_tournaments(None).filter(pk=tournament_id).exists()
+
+
+def keeps_score_sql(tournament_id_sql: str) -> str:
+    """Return a SQL boolean: whether the user is on the organizers' or the scorekeepers' list of a tournament.
+
+    For a statement that reads a tournament and its visitor's roles at once (the hand POST's lock,
+    ``services.games.match_lock``). ``tournament_id_sql`` is the tournament's id in that statement
+    (``"t"."id"``); the fragment's parameters are ``keeps_score_params(user)``, in its order. Staff is
+    not in it: ``can_keep_score_listed`` and ``can_see_listed`` take its answer and add them.
+    """
+    quote = connection.ops.quote_name
+    lists = []
+    for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
+        meta = through._meta
+        tournament, user = (quote(meta.get_field(name).column) for name in ("tournament", "user"))
+        lists.append(f"EXISTS (SELECT 1 FROM {quote(meta.db_table)} x "
+                     f"WHERE x.{tournament} = {tournament_id_sql} AND x.{user} = %s)")
+    return f"({' OR '.join(lists)})"
+
+
+def keeps_score_params(user) -> list:
+    """Return the parameters of ``keeps_score_sql`` for ``user`` (anonymous: on no list)."""
+    user = _user(user)
+    return [None if user is None else user.pk] * 2
+
+
+def can_keep_score_listed(user, listed) -> bool:
+    """Tell whether ``user`` may keep score of a tournament, given ``keeps_score_sql``'s answer (``listed``)."""
+    return is_unscoped(user) or (_user(user) is not None and bool(listed))
+
+
+def can_see_listed(user, public: bool, listed) -> bool:
+    """Tell whether ``user`` may see a tournament, given whether it is public and ``keeps_score_sql``'s answer."""
+    return bool(public) or can_keep_score_listed(user, listed)
 
 
 def is_club_manager(user, club_id) -> bool:

@@ -23,7 +23,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 import scoring
-from tournaments import access
+from tournaments import access, links
 from tournaments.admin_forms import (
     HandInlineForm,
     HandInlineFormSet,
@@ -55,6 +55,7 @@ from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+from tournaments.vocabulary import LABEL_WORDS, PENALTY_LABELS, REFUSALS, refusal
 
 COMPUTED_HAND_FIELDS = ("multiplier_line", "score_line", "bonus_line", "totals_line", "labels_line")
 RELATED_ONLY = admin.RelatedOnlyFieldListFilter
@@ -89,7 +90,7 @@ class ScopedAdmin(NullSafeAdminMixin, admin.ModelAdmin):
 
     def has_role(self, request) -> bool:
         user = request.user
-        if not user.is_active or not user.is_staff:
+        if not access.signs_in_to_admin(user):
             return False
         if access.is_unscoped(user):
             return True
@@ -223,7 +224,7 @@ def _people_picker(request) -> bool:
     return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
             and request.GET.get("model_name") == "tournament"
             and request.GET.get("field_name") in ("organizers", "scorekeepers")
-            and request.user.is_active and request.user.is_staff
+            and access.signs_in_to_admin(request.user)
             and (access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists()
                  or access.managed_clubs(request.user).exists()))
 
@@ -362,8 +363,6 @@ class TournamentAdmin(ScopedAdmin):
                 self.message_user(request, gettext("The next round is being paired; its progress shows below."),
                                   messages.SUCCESS)
             except ServiceError as exc:  # the pairing's refusals in the words the workspace uses (translated)
-                from web.workspace.organize_common import REFUSALS, refusal
-
                 text = refusal(exc.code, teams=getattr(exc, "teams", None)) if exc.code in REFUSALS else None
                 self.message_user(request, text or refusal_text(exc), messages.ERROR)
             except scoring.RuleViolation as exc:
@@ -375,7 +374,7 @@ class TournamentAdmin(ScopedAdmin):
         tournament = self.get_object(request, object_id)
         extra_context["pairings"] = TaskRecord.objects.filter(
             tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3]
-        extra_context["standings_url"] = reverse("web:standings", args=[tournament.slug])
+        extra_context["standings_url"] = links.url("standings", tournament)
         return super().change_view(request, object_id, form_url, extra_context)
 
 
@@ -508,7 +507,9 @@ class MatchAdmin(ScopedAdmin):
     def scoreboard_link(self, obj):
         if not obj.pk:
             return "—"
-        url = reverse("web:match", args=[obj.round.tournament.slug, obj.pk])
+        url = links.url("match", obj)
+        if url is None:  # no site installed
+            return "—"
         return format_html('<a href="{}">{}</a>', url, gettext("the public scoreboard"))
 
     def get_urls(self):
@@ -592,8 +593,6 @@ class HandInline(admin.TabularInline):
 
     @admin.display(description=_("notes"))
     def labels_line(self, obj):
-        from web.labels import LABEL_WORDS
-
         labels = [str(LABEL_WORDS.get(label, label.replace("_", " "))) for label in (obj.labels or [])]
         if obj.all_tricks and "all_tricks" not in (obj.labels or []):
             labels.insert(0, str(LABEL_WORDS["all_tricks"]))
@@ -792,13 +791,9 @@ class _HandHistoryHelper(HistoricalRecordContextHelper):
         if change.field in SIDE_VALUED:
             old, new = (self.names.get(value, value) for value in (change.old, change.new))
         elif change.field == "labels":
-            from web.labels import LABEL_WORDS
-
             old, new = (", ".join(str(LABEL_WORDS.get(label, label.replace("_", " "))) for label in value or [])
                         or "—" for value in (change.old, change.new))
         elif change.field == "penalty_type":
-            from web.labels import PENALTY_LABELS
-
             old, new = (str(PENALTY_LABELS.get(value, value)) for value in (change.old, change.new))
         return dataclasses.replace(formatted, field=capfirst(hand_field_label(change.field, self.names)),
                                    old=old, new=new)

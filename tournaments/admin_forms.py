@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
-from web.labels import PENALTY_LABELS, card_name, suit_name, variant_name
+from tournaments.vocabulary import OPTION_HELP, OPTION_LABELS, PENALTY_LABELS, card_name, suit_name, variant_name
 
 ENTRY_FIELDS = ["dealer", "trump", "turned_card", "blind", "doublings", "tricks_ns", "tricks_ew",
                 "points_ns", "points_ew", "penalty_type", "penalty_side", "thrown_in"]
@@ -397,8 +397,6 @@ class TournamentAdminForm(forms.ModelForm):
 
     def _option_fields(self):
         """Replace the raw JSON by one field a house option of the variant."""
-        from web.labels import OPTION_HELP, OPTION_LABELS
-
         del self.fields["options"]
         current = self.instance.options or {}
         for name, spec in self.variant.options.items():

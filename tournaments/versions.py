@@ -209,7 +209,7 @@ def public_stamps(tournament_id: int, *keys: str) -> tuple[str | None, bool]:
     under the current stamp; otherwise one query, whose answer is kept under the stamp read before it.
     A tournament that is not public (or does not exist) makes no stamps.
     """
-    from tournaments.models import Tournament
+    from tournaments import access  # who may see is access's rule (it imports the models: not at import time)
 
     tkey, pkey = tournament_key(tournament_id), public_key(tournament_id)
     try:
@@ -222,7 +222,7 @@ def public_stamps(tournament_id: int, *keys: str) -> tuple[str | None, bool]:
     if current is not None and isinstance(kept, str) and kept.rpartition(":")[0] == str(current):
         if not kept.endswith(":1"):
             return None, False
-    elif not Tournament.objects.filter(pk=tournament_id, public=True).exists():
+    elif not access.is_public(tournament_id):
         if current is not None:
             _keep(pkey, f"{current}:0")
         return None, False

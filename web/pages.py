@@ -15,8 +15,8 @@ from tournaments.models import Entry, Game, Match, Round, Team, Tournament
 from tournaments.selectors import match_for_scoreboard, scoreboard_of
 from tournaments.selectors_standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
+from tournaments import vocabulary
 
-from . import labels
 from .charts import Series, line_chart
 
 
@@ -41,7 +41,7 @@ def search(queryset, q: str):
     """
     for word in q.split()[:6]:
         variants = [slug for slug, v in scoring.VARIANTS.items()
-                    if any(word.lower() in name.lower() for name in (slug, v.name, labels.variant_name(v)))]
+                    if any(word.lower() in name.lower() for name in (slug, v.name, vocabulary.variant_name(v)))]
         queryset = queryset.filter(Q(name__icontains=word) | Q(club__name__icontains=word)
                                    | Q(club__city__icontains=word) | Q(variant__in=variants))
     return queryset
@@ -52,18 +52,18 @@ def tournament_facts(tournament: Tournament) -> dict:
     variant = tournament.variant_obj
     return {
         "variant": variant,
-        "format": labels.FORMAT_LABELS.get(tournament.format, tournament.format),
-        "status": labels.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
+        "format": vocabulary.FORMAT_LABELS.get(tournament.format, tournament.format),
+        "status": vocabulary.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
         "best_of": tournament.effective_best_of,
-        "options": labels.house_options(variant, tournament.options),
+        "options": vocabulary.house_options(variant, tournament.options),
         "points": (tournament.points_win, tournament.points_draw, tournament.points_bye),
         "metrics": metric_columns(tournament_metrics(tournament)),
     }
 
 
 def metric_columns(names: list[str]) -> list[dict]:
-    return [{"name": n, "short": labels.METRIC_LABELS[n][0], "label": labels.METRIC_LABELS[n][1],
-             "help": labels.METRIC_LABELS[n][2]} for n in names if n in labels.METRIC_LABELS]
+    return [{"name": n, "short": vocabulary.METRIC_LABELS[n][0], "label": vocabulary.METRIC_LABELS[n][1],
+             "help": vocabulary.METRIC_LABELS[n][2]} for n in names if n in vocabulary.METRIC_LABELS]
 
 
 def standings(tournament: Tournament) -> dict:
@@ -83,7 +83,7 @@ def standings(tournament: Tournament) -> dict:
 def standings_columns() -> list[dict]:
     """Return the standings table's own columns (rank to game points) in words, for its headings and legend."""
     return [{"name": name, "short": short, "label": label, "help": help_text}
-            for name, short, label, help_text in labels.STANDINGS_COLUMNS]
+            for name, short, label, help_text in vocabulary.STANDINGS_COLUMNS]
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:
@@ -99,8 +99,8 @@ def round_tables(rnd: Round) -> dict:
                .only("match_id", "number", "total_ns", "total_ew")}
     return {
         "round": rnd,
-        "status": labels.ROUND_STATUS.get(rnd.status, rnd.status),
-        "matches": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status), "game": playing.get(m.pk)}
+        "status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
+        "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status), "game": playing.get(m.pk)}
                     for m in played],
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
@@ -154,19 +154,19 @@ def board_of(match: Match) -> dict:
                 calls.append(_("thrown in"))
             if h.get("penalty"):
                 calls.append(_("penalty: %(name)s (%(team)s)") % {
-                    "name": labels.PENALTY_LABELS.get(h["penalty"]["type"], h["penalty"]["type"]),
+                    "name": vocabulary.PENALTY_LABELS.get(h["penalty"]["type"], h["penalty"]["type"]),
                     "team": (match.ns if h["penalty"]["side"] == "ns" else match.ew).name})
-            calls += [str(labels.LABEL_WORDS.get(lb, lb)) for lb in h.get("labels") or []]
+            calls += [str(vocabulary.LABEL_WORDS.get(lb, lb)) for lb in h.get("labels") or []]
             trump = h.get("trump")
             bonus = h.get("bonus") or {}
             hands.append({
                 **h,
                 "dealer_team": _seat_team(h["dealer"], match.ns, match.ew),
-                "dealer_seat": labels.seat(h["dealer"]),
-                "trump_symbol": (labels.suit_symbol(variant, trump)
-                                 if trump and trump != "none" and labels.deck_kind(variant) == "french" else ""),
-                "trump_name": labels.suit_name(variant, trump or ""),
-                "turned_name": labels.card_name(variant, h.get("turned_card") or ""),
+                "dealer_seat": vocabulary.seat(h["dealer"]),
+                "trump_symbol": (vocabulary.suit_symbol(variant, trump)
+                                 if trump and trump != "none" and vocabulary.deck_kind(variant) == "french" else ""),
+                "trump_name": vocabulary.suit_name(variant, trump or ""),
+                "turned_name": vocabulary.card_name(variant, h.get("turned_card") or ""),
                 "calls": calls,
                 "bonus_ns": bonus.get("ns") if isinstance(bonus, dict) else None,
                 "bonus_ew": bonus.get("ew") if isinstance(bonus, dict) else None,
@@ -177,9 +177,9 @@ def board_of(match: Match) -> dict:
              Series(match.ew.name if match.ew else "", [0] + [h["totals"]["ew"] for h in hands], "ew")],
             guide=target)})
     return {**board, "match": match, "tournament": match.round.tournament, "variant": variant, "games": games,
-            "target": target, "status_label": labels.MATCH_STATUS.get(board["status"], board["status"]),
+            "target": target, "status_label": vocabulary.MATCH_STATUS.get(board["status"], board["status"]),
             "next_dealer_team": _seat_team(board["next_dealer"], match.ns, match.ew) if board["next_dealer"] else "",
-            "next_dealer_seat": labels.seat(board["next_dealer"]) if board["next_dealer"] else "",
+            "next_dealer_seat": vocabulary.seat(board["next_dealer"]) if board["next_dealer"] else "",
             "wins_needed": board["best_of"] // 2 + 1}
 
 
@@ -200,7 +200,7 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
         if m.is_bye:
             outcome = _("bye")
         elif m.status != Match.Status.FINISHED:
-            outcome = labels.MATCH_STATUS.get(m.status, m.status)
+            outcome = vocabulary.MATCH_STATUS.get(m.status, m.status)
         elif m.winner == "draw":
             outcome = _("draw")
         else:
@@ -216,7 +216,8 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
     teams_count = len(history[numbers[-1]]) if numbers else 0
     return {
         "entry": entry, "team": team, "matches": rows, "rounds": numbers, "points": points, "ranks": ranks,
-        "points_chart": line_chart(numbers, [Series(_("Match points"), points, "a")]) if numbers else None,
+        "points_chart": line_chart(numbers, [Series(str(vocabulary.METRIC_LABELS["match_points"][1]), points, "a")])
+        if numbers else None,
         "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True, floor=1,
                                  ceiling=teams_count) if numbers else None,
         "teams_count": teams_count,
@@ -232,19 +233,19 @@ def variant_page(slug: str) -> dict:
     variant = scoring.VARIANTS.get(slug)
     if variant is None:
         raise Http404
-    kind = labels.deck_kind(variant)
+    kind = vocabulary.deck_kind(variant)
     return {
         "variant": variant,
         "deck": _("Spanish deck") if kind == "spanish" else _("French deck"),
-        "suits": [{"code": s, "name": labels.suit_name(variant, s), "symbol": labels.suit_symbol(variant, s)}
+        "suits": [{"code": s, "name": vocabulary.suit_name(variant, s), "symbol": vocabulary.suit_symbol(variant, s)}
                   for s in variant.suits],
         "ranks": [{"rank": r, "points": variant.rank_points.get(r, 0)} for r in variant.ranks],
         "cards": len(variant.cards),
-        "direction": labels.DIRECTION.get(variant.direction, variant.direction),
-        "rules": labels.variant_rules(variant),
-        "options": [{"name": labels.OPTION_LABELS.get(n, n), "default": labels.option_value(n, spec.default),
-                     "help": labels.OPTION_HELP.get(n, spec.help)} for n, spec in variant.options.items()],
-        "checks": labels.CHECKS,
+        "direction": vocabulary.DIRECTION.get(variant.direction, variant.direction),
+        "rules": vocabulary.variant_rules(variant),
+        "options": [{"name": vocabulary.OPTION_LABELS.get(n, n), "default": vocabulary.option_value(n, spec.default),
+                     "help": vocabulary.OPTION_HELP.get(n, spec.help)} for n, spec in variant.options.items()],
+        "checks": vocabulary.CHECKS,
     }
 
 

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from tournaments import vocabulary
 from tournaments.models import Match
 
 from . import pages
@@ -109,7 +110,7 @@ def _game_facts(tournament) -> dict:
 
 def _sheet(request, tournament, match: Match) -> dict:
     url = request.build_absolute_uri(reverse("web:match", args=[tournament.slug, match.pk]))
-    sides = [(_("NS"), _("North–South"), match.ns), (_("EW"), _("East–West"), match.ew)]
+    sides = [(*vocabulary.SIDES["ns"], match.ns), (*vocabulary.SIDES["ew"], match.ew)]
     return {"match": match, "url": url, "qr": _qr_svg(url), "sides": sides}
 
 

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
-from tournaments import versions
+from tournaments import versions, vocabulary
 from tournaments.query_text import search_text
 
 from . import pages, regions
@@ -99,7 +99,7 @@ def home(request):
     qs = qs.order_by(STATUS_ORDER, "-starts_on", "-created_at", "name")
     page = Paginator(qs, 20).get_page(request.GET.get("page"))
     return render(request, "web/home.html", {"page": page, "q": q, "status": status,
-                                             "statuses": pages.labels.TOURNAMENT_STATUS})
+                                             "statuses": vocabulary.TOURNAMENT_STATUS})
 
 
 def _tournament_context(request, slug, tab):

@@ -5,8 +5,7 @@ import functools
 import scoring
 from django.db import connection, transaction
 
-from tournaments import versions
-from tournaments.access import is_unscoped
+from tournaments import access, versions
 from tournaments.models import Game, Hand, Match, Round, Tournament
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
@@ -29,11 +28,8 @@ def _lock_sql(vendor: str, with_viewer: bool, with_games: bool = False) -> str:
     and a row for each of the match's games, in order, with its last hand's number while it is played.
     """
     roles = games = joins = order = ""
-    if with_viewer:
-        for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
-            meta = through._meta
-            roles += (f", EXISTS (SELECT 1 FROM {qn(meta.db_table)} x WHERE x.{qn(meta.get_field('tournament').column)}"
-                      f" = t.{qn(Tournament._meta.pk.column)} AND x.{qn(meta.get_field('user').column)} = %s)")
+    if with_viewer:  # the viewer's roles, in SQL access.py writes (its parameters: access.keeps_score_params)
+        roles = f", {access.keeps_score_sql(f't.{qn(Tournament._meta.pk.column)}')}"
     if with_games:
         pk = qn(Match._meta.pk.column)
         # A lock waited for returns the row's newest version, but the rest of the statement reads the
@@ -93,7 +89,7 @@ def match_lock(match_id: int, viewer=None) -> Match:
     With ``viewer`` (a user), ``Match.DoesNotExist`` unless they may see the match (``access.visible_matches``),
     and the match's ``keeps_score`` tells whether they may enter its results (``access.can_keep_score``).
     """
-    params = [match_id] if viewer is None else [getattr(viewer, "pk", None)] * 2 + [match_id]
+    params = [match_id] if viewer is None else [*access.keeps_score_params(viewer), match_id]
     with cursor() as c:
         c.execute(_lock_sql(connection.vendor, viewer is not None), params)
         return match_locked(c.fetchone(), match_id, viewer)
@@ -110,11 +106,11 @@ def match_lock_with_games(match_id: int, viewer=None) -> tuple[Match, list | Non
     """
     if connection.vendor != "postgresql":
         return match_lock(match_id, viewer), None, 0
-    params = [] if viewer is None else [getattr(viewer, "pk", None)] * 2
+    params = [] if viewer is None else access.keeps_score_params(viewer)
     with cursor() as c:
         c.execute(_lock_sql(connection.vendor, viewer is not None, True), [*params, Game.Status.PLAYING, match_id])
         rows = c.fetchall()
-    head = _MATCH.width + _ROUND.width + _TOURNAMENT.width + len(params)
+    head = _MATCH.width + _ROUND.width + _TOURNAMENT.width + (viewer is not None)
     match = match_locked(rows[0][:head] if rows else None, match_id, viewer)
     if not rows[0][head]:
         return match, None, 0
@@ -130,11 +126,10 @@ def match_locked(row, match_id: int, viewer=None) -> Match:
     Match.round.field.set_cached_value(match, rnd)
     Round.tournament.field.set_cached_value(rnd, tournament)
     if viewer is not None:
-        unscoped = is_unscoped(viewer)
-        listed = getattr(viewer, "is_authenticated", False) and any(row[-2:])
-        if not (unscoped or tournament.public or listed):
+        listed = row[-1]  # the statement's last column: access.keeps_score_sql
+        if not access.can_see_listed(viewer, tournament.public, listed):
             raise Match.DoesNotExist(f"no match {match_id} for this user")
-        match.keeps_score = unscoped or listed
+        match.keeps_score = access.can_keep_score_listed(viewer, listed)
     return match
 
 

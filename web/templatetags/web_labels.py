@@ -1,8 +1,9 @@
-"""Template filters that put the engine's codes into the visitor's words (``web.labels``)."""
+"""Template filters that put the engine's codes into the visitor's words (``tournaments.vocabulary``)."""
 
 from django import template
 
-from web import labels
+from tournaments import vocabulary
+
 
 register = template.Library()
 
@@ -10,4 +11,31 @@ register = template.Library()
 @register.filter
 def variant_name(variant) -> str:
     """``{{ tournament.variant_obj|variant_name }}``: a variant (or its slug) named in the page's language."""
-    return labels.variant_name(variant) if variant else ""
+    return vocabulary.variant_name(variant) if variant else ""
+
+
+@register.filter
+def tournament_status(status: str, reader: str = "") -> str:
+    """``{{ tournament.status|tournament_status }}``: a tournament's status as the public site says it ("Upcoming");
+    ``|tournament_status:"organizer"`` as its organizers' dashboard does ("Draft")."""
+    words = vocabulary.ORGANIZER_STATUS if reader == "organizer" else vocabulary.TOURNAMENT_STATUS
+    return str(words.get(status, status))
+
+
+@register.filter
+def metric_name(metric: str) -> str:
+    """``{{ "match_points"|metric_name }}``: a standings metric's name ("Match points")."""
+    words = vocabulary.METRIC_LABELS.get(metric)
+    return metric if words is None else str(words[1])
+
+
+@register.filter
+def side_name(side: str) -> str:
+    """``{{ "ns"|side_name }}``: a side of the table in words ("North–South")."""
+    return vocabulary.side_name(side)
+
+
+@register.filter
+def side_short(side: str) -> str:
+    """``{{ "ns"|side_short }}``: a side of the table as a score sheet's column heads it ("NS")."""
+    return vocabulary.side_name(side, short=True)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments import access
 from tournaments.services.errors import Conflict, InvalidFields
 from tournaments.services.tournaments import tournament_create, tournament_update
-from web import labels
+from tournaments import vocabulary
 
 from . import invites
 from .common import organized_tournament_or_404
@@ -63,8 +63,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 def _tournament_rows(qs, role: str) -> list[dict]:
     rows = []
     for t in qs.select_related("club").order_by(STATUS_ORDER, "-starts_on", "-created_at", "name"):
-        row = {"tournament": t, "variant": labels.variant_name(t.variant),
-               "status": labels.TOURNAMENT_STATUS.get(t.status, t.status), "role": role,
+        row = {"tournament": t, "variant": vocabulary.variant_name(t.variant),
+               "status": vocabulary.TOURNAMENT_STATUS.get(t.status, t.status), "role": role,
                "public_url": reverse("web:tournament", args=[t.slug])}
         if role == "organizer":
             row["url"] = url_or_none("ws:tournament", t.slug) or reverse("ws:tournament-edit", args=[t.slug])

@@ -30,7 +30,7 @@ from tournaments.models import CORRECTION_REASON_MAX, Game, Hand, Match, Round
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
-from web import labels
+from tournaments import vocabulary
 
 from . import entry_logic as logic
 from .common import scorekept_match_or_404, scorekept_tournament_or_404
@@ -83,14 +83,14 @@ def _matches_of(tournament) -> list[dict]:
             games_list = list(match.games.all())
             current = games_list[-1] if games_list else None
             rows.append({"match": match, "bye": match.is_bye,
-                         "status_label": labels.MATCH_STATUS.get(match.status, match.status),
+                         "status_label": vocabulary.MATCH_STATUS.get(match.status, match.status),
                          "game": current.number if current else None,
                          "playing": current is not None and current.status == Game.Status.PLAYING,
                          "totals": current.totals if current else None})
         # Matches still to play first within a round, then the decided ones.
         rows.sort(key=lambda r: (r["bye"], r["match"].status == Match.Status.FINISHED, r["match"].table))
         out.append({"round": rnd, "rows": rows,
-                    "status_label": labels.ROUND_STATUS.get(rnd.status, rnd.status)})
+                    "status_label": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status)})
     return out
 
 
@@ -137,8 +137,8 @@ def _words(match: Match, form: dict) -> dict:
     variant = match.round.tournament.variant_obj
     suits = {s["code"]: (f'{s["symbol"]} {s["name"]}' if s["symbol"] else s["name"]) for s in form["suits"]}
     if form["no_trump"]:
-        suits["none"] = str(labels.suit_name(variant, "none"))
-    cards = ({r["code"] + s["code"]: labels.card_name(variant, r["code"] + s["code"])
+        suits["none"] = str(vocabulary.suit_name(variant, "none"))
+    cards = ({r["code"] + s["code"]: vocabulary.card_name(variant, r["code"] + s["code"])
               for r in form["ranks"] for s in form["suits"]} if form["trump_mode"] == "turned" else {})
     return {
         "seats": {s["code"]: s["label"] for s in form["seats"]},
@@ -366,7 +366,7 @@ def score_game_start(request, slug, match_id):
             messages.error(request, r["message"])
     else:
         messages.success(request, _("Game %(game)s started: %(seat)s deals first.") % {
-            "game": game.number, "seat": labels.seat(game.first_dealer)})
+            "game": game.number, "seat": vocabulary.seat(game.first_dealer)})
     return redirect("ws:score-match", slug, match.pk)
 
 

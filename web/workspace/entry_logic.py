@@ -15,7 +15,7 @@ from tournaments.admin_forms import plain_message
 from tournaments.models import Game, Match
 from tournaments.services.errors import ServiceError
 from tournaments.services.hand_data import engine_hands, game_settings
-from web import labels
+from tournaments import vocabulary
 
 #: Idempotency-Key: 1 to 100 printable ASCII characters without spaces (as the API accepts).
 KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
@@ -96,7 +96,7 @@ def words_for(code: str, field: str | None, variant: scoring.Variant, state: dic
         found = _DEALER.search(detail or "")
         if found:  # the admin's sentence, with the seats as this page's language writes them
             return gettext("%(expected)s deals this hand: %(previous)s dealt the previous one.") % {
-                "expected": labels.seat(found["expected"]), "previous": labels.seat(found["previous"])}
+                "expected": vocabulary.seat(found["expected"]), "previous": vocabulary.seat(found["previous"])}
     if detail:
         precise = plain_message(code, detail, names)
         if precise != plain_message("", detail, names):  # a sentence of its own, not the detail echoed
@@ -138,14 +138,14 @@ def variant_form(match: Match) -> dict:
     tournament = match.round.tournament
     variant = tournament.variant_obj
     rules = variant.rules(tournament.options or {})
-    deck = labels.deck_kind(variant)
-    suits = [{"code": s, "name": labels.suit_name(variant, s),
-              "symbol": labels.suit_symbol(variant, s) if deck == "french" else ""} for s in variant.suits]
-    rank_names = labels.SPANISH_RANK_NAMES if deck == "spanish" else labels.FRENCH_RANK_NAMES
+    deck = vocabulary.deck_kind(variant)
+    suits = [{"code": s, "name": vocabulary.suit_name(variant, s),
+              "symbol": vocabulary.suit_symbol(variant, s) if deck == "french" else ""} for s in variant.suits]
+    rank_names = vocabulary.SPANISH_RANK_NAMES if deck == "spanish" else vocabulary.FRENCH_RANK_NAMES
     return {
         "slug": variant.slug,
         "name": variant.name,
-        "seats": [{"code": s, "label": labels.seat(s), "side": "ns" if s in ("N", "S") else "ew",
+        "seats": [{"code": s, "label": vocabulary.seat(s), "side": "ns" if s in ("N", "S") else "ew",
                    "team": _team_of(match, s)} for s in rules.order],
         "order": list(rules.order),
         "trump_mode": variant.trump_mode,
@@ -156,8 +156,9 @@ def variant_form(match: Match) -> dict:
         "hand_total": variant.hand_total,
         "blind": variant.blind_multiplier > 1 and rules.blind_allowed,
         "doublings": variant.doublings,
-        "penalties": [{"code": name, "name": str(labels.PENALTY_LABELS.get(name, name)),
-                       "help": str(labels.PENALTY_HELP.get(name, p.help))} for name, p in variant.penalties.items()],
+        "penalties": [{"code": name, "name": str(vocabulary.PENALTY_LABELS.get(name, name)),
+                       "help": str(vocabulary.PENALTY_HELP.get(name, p.help))}
+                      for name, p in variant.penalties.items()],
         "favourite": variant.favourite,
         "albur": bool(variant.albur_points and rules.albur),
     }
@@ -167,13 +168,13 @@ def hand_row(hand, match: Match, variant: scoring.Variant) -> dict:
     """Return a stored hand for the entry page's list: who dealt, trump, score and totals."""
     trump = hand.trump or (hand.turned_card[-1:] if hand.turned_card else "")
     return {
-        "id": hand.pk, "number": hand.number, "dealer": hand.dealer, "dealer_seat": labels.seat(hand.dealer),
+        "id": hand.pk, "number": hand.number, "dealer": hand.dealer, "dealer_seat": vocabulary.seat(hand.dealer),
         "dealer_team": _team_of(match, hand.dealer),
-        "trump": (labels.card_name(variant, hand.turned_card) if hand.turned_card
-                  else labels.suit_name(variant, trump)),
+        "trump": (vocabulary.card_name(variant, hand.turned_card) if hand.turned_card
+                  else vocabulary.suit_name(variant, trump)),
         "score_ns": hand.score_ns, "score_ew": hand.score_ew, "total_ns": hand.total_ns, "total_ew": hand.total_ew,
         "thrown_in": hand.thrown_in, "multiplier": hand.multiplier,
-        "labels": [str(labels.LABEL_WORDS.get(lb, lb)) for lb in hand.labels or []],
+        "labels": [str(vocabulary.LABEL_WORDS.get(lb, lb)) for lb in hand.labels or []],
     }
 
 
@@ -203,7 +204,7 @@ def match_state(match: Match) -> dict:
         "match": match.pk,
         "version": match.updated_at.isoformat(),
         "status": match.status,
-        "status_label": str(labels.MATCH_STATUS.get(match.status, match.status)),
+        "status_label": str(vocabulary.MATCH_STATUS.get(match.status, match.status)),
         "decided": decided,
         "playing": playing,
         "game": game_number,
@@ -253,7 +254,7 @@ def preview(match: Match, data) -> dict:
         "game_winner_name": ((match.ns.name if result.game_winner == "ns" else match.ew.name)
                              if result.game_winner in ("ns", "ew") else ""),
         "next_dealer": result.next_dealer,
-        "labels": [str(labels.LABEL_WORDS.get(lb, lb)) for lb in result.labels],
+        "labels": [str(vocabulary.LABEL_WORDS.get(lb, lb)) for lb in result.labels],
     }
 
 

@@ -18,7 +18,7 @@ from tournaments import access
 from tournaments.models import Club, Tournament
 from tournaments.ranking import DEFAULT_METRICS, METRICS
 from tournaments.services.tournaments import FROZEN_ONCE_PAIRED
-from web import labels
+from tournaments import vocabulary
 
 #: The settings the form edits, in the order the services take them.
 SETTINGS = ("name", "club", "variant", "format", "rounds", "best_of", "points_win", "points_draw", "points_bye",
@@ -32,24 +32,24 @@ def option_field_name(variant_slug: str, option: str) -> str:
 
 def default_text(spec: scoring.OptionSpec, option: str) -> str:
     """Return an option's default in words ("101", "yes", "no limit")."""
-    return labels.option_value(option, spec.default)
+    return vocabulary.option_value(option, spec.default)
 
 
 def _option_field(option: str, spec: scoring.OptionSpec) -> forms.Field:
     """Build the form field of one house option from its declaration: kind, default, minimum, choices."""
-    label = labels.OPTION_LABELS.get(option, option)
-    help_text = labels.OPTION_HELP.get(option, spec.help)
+    label = vocabulary.OPTION_LABELS.get(option, option)
+    help_text = vocabulary.OPTION_HELP.get(option, spec.help)
     if spec.kind == "bool":
         field = forms.BooleanField(label=label, help_text=help_text, required=False)
     elif spec.kind == "int":
         attrs = {"inputmode": "numeric"}
         if spec.nullable:
-            attrs["placeholder"] = labels.option_value(option, None)
+            attrs["placeholder"] = vocabulary.option_value(option, None)
         field = forms.IntegerField(label=label, help_text=help_text, required=False, min_value=spec.minimum,
                                    max_value=spec.maximum, widget=forms.NumberInput(attrs=attrs))
     else:
         field = forms.ChoiceField(label=label, help_text=help_text, required=False,
-                                  choices=[(c, labels.option_value(option, c)) for c in spec.choices])
+                                  choices=[(c, vocabulary.option_value(option, c)) for c in spec.choices])
     field.option = option
     field.spec = spec
     field.default_text = default_text(spec, option)
@@ -69,7 +69,7 @@ class TournamentForm(forms.Form):
                                   empty_label=_("No club"),
                                   help_text=_("The club that holds the tournament: one of the clubs you manage."))
     variant = forms.ChoiceField(label=_("Variant"), help_text=_("The rules every hand is checked by."))
-    format = forms.ChoiceField(label=_("Format"), choices=list(labels.FORMAT_LABELS.items()))
+    format = forms.ChoiceField(label=_("Format"), choices=list(vocabulary.FORMAT_LABELS.items()))
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=99, initial=5,
                                 help_text=_("How many rounds (Swiss); a round robin plays every pairing."))
     best_of = forms.IntegerField(label=_("Best of"), min_value=1, max_value=15, required=False,
@@ -89,7 +89,7 @@ class TournamentForm(forms.Form):
                                             "scorekeepers see it. A new tournament starts hidden: publish it "
                                             "when it is ready."))
     tiebreaks = forms.MultipleChoiceField(
-        label=_("Standings order"), required=False, choices=[(m, labels.METRIC_LABELS[m][1]) for m in METRICS],
+        label=_("Standings order"), required=False, choices=[(m, vocabulary.METRIC_LABELS[m][1]) for m in METRICS],
         help_text=_("The ticked measures rank the teams, the first one first; none ticked: the default order."))
 
     def __init__(self, data=None, *, user, tournament: Tournament | None = None):
@@ -104,7 +104,7 @@ class TournamentForm(forms.Form):
             mine = list(self.fields["club"].queryset[:2])
             if len(mine) == 1:  # a manager of one club holds the tournament in its name, most likely
                 self.initial["club"] = mine[0].pk
-        self.fields["variant"].choices = [(slug, labels.variant_name(v)) for slug, v in scoring.VARIANTS.items()]
+        self.fields["variant"].choices = [(slug, vocabulary.variant_name(v)) for slug, v in scoring.VARIANTS.items()]
         self.fields["variant"].initial = self.initial.get("variant", "belgian-manille")
         current = tournament.options if tournament is not None else {}
         self.option_groups = []
@@ -156,13 +156,14 @@ class TournamentForm(forms.Form):
             chosen = [m for m in self.initial.get("tiebreaks", DEFAULT_METRICS) if m in METRICS]
         rest = [m for m in METRICS if m not in chosen]
         order = list(METRICS)
-        return [{"value": m, "index": order.index(m), "short": labels.METRIC_LABELS[m][0], "name": labels.METRIC_LABELS[m][1],
-                 "help": labels.METRIC_LABELS[m][2], "checked": m in chosen,
+        words = vocabulary.METRIC_LABELS
+        return [{"value": m, "index": order.index(m), "short": words[m][0], "name": words[m][1],
+                 "help": words[m][2], "checked": m in chosen,
                  "default": DEFAULT_METRICS.index(m) + 1 if m in DEFAULT_METRICS else None}
                 for m in chosen + rest]
 
     def default_tiebreaks(self) -> list[str]:
-        return [str(labels.METRIC_LABELS[m][1]) for m in DEFAULT_METRICS]
+        return [str(vocabulary.METRIC_LABELS[m][1]) for m in DEFAULT_METRICS]
 
     def clean(self):
         cleaned = super().clean()

@@ -21,8 +21,9 @@ from tournaments.selectors_standings import standings_for, task_status
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import round_pair_request
 from tournaments.services.tournaments import tournament_update
+from tournaments import vocabulary
 
-from .. import labels, pages
+from .. import pages
 from .organize_common import organizer_view, refusal
 
 #: The status changes the dashboard offers: (from, to).
@@ -48,7 +49,7 @@ def dashboard(request, tournament):
     return render(request, "web/workspace/organize/dashboard.html", {
         "tournament": tournament, "facts": pages.tournament_facts(tournament), "tab": "dashboard",
         "active": entries.count(False), "withdrawn": entries.count(True),
-        "rounds": [{"round": r, "status": labels.ROUND_STATUS.get(r.status, r.status)} for r in rounds],
+        "rounds": [{"round": r, "status": vocabulary.ROUND_STATUS.get(r.status, r.status)} for r in rounds],
         "last": last, "next_number": (last.number + 1) if last else 1,
         "last_unfinished": unfinished > 0, "unfinished": unfinished,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
@@ -79,12 +80,12 @@ def set_status(request, tournament):
     status = request.POST.get("status", "")
     if (tournament.status, status) not in STATUS_MOVES:
         messages.error(request, _("The tournament cannot go from %(from)s to %(to)s.") % {
-            "from": labels.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
-            "to": labels.TOURNAMENT_STATUS.get(status, status)})
+            "from": vocabulary.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
+            "to": vocabulary.TOURNAMENT_STATUS.get(status, status)})
     else:
         tournament_update(tournament=tournament, user=request.user, status=status)
         messages.success(request, _("The tournament is %(status)s now.") % {
-            "status": str(labels.TOURNAMENT_STATUS[status]).lower()})
+            "status": str(vocabulary.TOURNAMENT_STATUS[status]).lower()})
     return redirect("ws:tournament", tournament.slug)
 
 
@@ -113,7 +114,7 @@ def export_results(request, tournament):
             result = ""
         out.writerow([m.round.number, m.table, m.ns.name, m.ns.club.name, m.ew.name if m.ew else "",
                       m.ew.club.name if m.ew else "", m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew,
-                      labels.MATCH_STATUS.get(m.status, m.status), result])
+                      vocabulary.MATCH_STATUS.get(m.status, m.status), result])
     return response
 
 
@@ -124,9 +125,12 @@ def export_standings(request, tournament):
     data = standings_for(tournament)
     metrics = list(data["rows"][0]["tiebreaks"]) if data["rows"] else []
     response, out = _csv_response(f"{tournament.slug}-standings.csv")
-    out.writerow([_("Rank"), _("Team"), _("Club"), _("Played"), _("Won"), _("Drawn"), _("Lost"),
-                  _("Match points"), _("Games won"), _("Games lost"), _("Points for"), _("Points against")]
-                 + [str(labels.METRIC_LABELS[m][1]) if m in labels.METRIC_LABELS else m for m in metrics])
+    columns = {key: name for key, _short, name, _help in vocabulary.STANDINGS_COLUMNS}
+    counts = [str(columns[key]) for key in ("played", "won", "drawn", "lost")]
+    totals = [str(vocabulary.METRIC_LABELS[m][1])
+              for m in ("match_points", "games_won", "games_lost", "points_for", "points_against")]
+    out.writerow([str(columns["rank"]), _("Team"), _("Club"), *counts, *totals]
+                 + [str(vocabulary.METRIC_LABELS[m][1]) if m in vocabulary.METRIC_LABELS else m for m in metrics])
     for r in data["rows"]:
         out.writerow([r["rank"], r["team_detail"]["name"], r["team_detail"]["club"]["name"], r["played"], r["won"],
                       r["drawn"], r["lost"], r["match_points"], r["games_won"], r["games_lost"], r["points_for"],

@@ -12,8 +12,8 @@ from tournaments.models import Entry, Match, Round, Team
 from tournaments.selectors_entries import round_matches, tournament_rounds
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import match_pairing_change
+from tournaments import vocabulary
 
-from .. import labels
 from .organize_common import organizer_view, refusal
 
 
@@ -43,9 +43,9 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
     teams.sort(key=lambda t: t.name.lower())
     return render(request, "web/workspace/organize/round.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd,
-        "round_status": labels.ROUND_STATUS.get(rnd.status, rnd.status),
+        "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
         "rounds": list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True)),
-        "tables": [{"match": m, "status": labels.MATCH_STATUS.get(m.status, m.status),
+        "tables": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
                     "error": error if error_match == m.pk else None} for m in matches],
         "editable": not started, "teams": teams, "error": error, "unplaced": unplaced,
         "error_in_table": error_match is not None,

@@ -1,6 +1,9 @@
-"""Words for what the engine and the models keep as codes: formats, statuses, metrics, variant rules.
+"""The domain's words: what the engine and the models keep as codes, in the reader's language.
 
-Every string goes through gettext, so the site speaks the visitor's language; the codes stay in the API.
+Formats, statuses, standings metrics and their abbreviations, sides and seats, suits and cards by deck,
+house options, penalties, variant names and rules, the services' refusals. One vocabulary for every door
+that shows them to people (the site, the admin, the prints); ``web/`` keeps only the words of its pages.
+Every string goes through gettext; the codes stay in the API.
 """
 
 from django.utils.translation import gettext_lazy as _
@@ -53,6 +56,8 @@ FORMAT_LABELS = {
 }
 
 TOURNAMENT_STATUS = {"draft": _("Upcoming"), "running": _("Running"), "finished": _("Finished")}
+#: The same as its organizers' dashboard says them: not yet started is a draft to them.
+ORGANIZER_STATUS = {**TOURNAMENT_STATUS, "draft": _("Draft")}
 ROUND_STATUS = {"paired": _("Paired"), "playing": _("Playing"), "finished": _("Finished")}
 MATCH_STATUS = {"scheduled": _("Not started"), "playing": _("Playing"), "finished": _("Finished")}
 
@@ -78,6 +83,16 @@ def seat(letter: str) -> str:
     names = {"N": pgettext("seat", "N"), "E": pgettext("seat", "E"), "S": pgettext("seat", "S"),
              "W": pgettext("seat", "W")}
     return names.get(letter, letter)
+
+#: Each side of the table: its short name (a score sheet's column) and its full name.
+SIDES = {"ns": (_("NS"), _("North–South")), "ew": (_("EW"), _("East–West"))}
+
+
+def side_name(side: str, *, short: bool = False) -> str:
+    """Return a side ("ns", "ew") in words: "North–South", or "NS" when ``short``."""
+    words = SIDES.get(side)
+    return side if words is None else str(words[0 if short else 1])
+
 
 DIRECTION = {"clockwise": _("clockwise"), "counterclockwise": _("counter-clockwise")}
 
@@ -245,3 +260,53 @@ CHECKS = [
     _("Only the variant's own penalties."),
     _("With the full card play: every card dealt once, played in turn, following suit, beating, trumping and overtrumping as the variant requires."),  # noqa: E501 (one translatable string, kept whole)
 ]
+
+#: Each refusal code of the services (and the pairing task) in plain words.
+REFUSALS = {
+    "pairing_impossible": _("These teams cannot be paired without a rematch or a forbidden pair: "
+                            "%(teams)s. Remove a forbidden pair or pair this round by hand."),
+    "pairing_in_progress": _("A pairing of this tournament is already under way: wait for it to end."),
+    "round_unfinished": _("The last round still has unfinished matches: enter their results first."),
+    "too_few_teams": _("A round needs at least two active teams: enter more teams first."),
+    "tournament_over": _("Every round of the tournament has been paired already."),
+    "round_number": _("Another round was paired meanwhile: reload the page."),
+    "queue_unavailable": _("The task queue is unavailable; try again when it is back."),
+    "error": _("The pairing failed because of an internal error; try again. "
+               "The details are in the server log."),
+    "not_found": _("The tournament no longer exists."),
+    "worker_lost": _("The worker pairing this round stopped answering; pair the round again."),
+    "not_started": _("No worker took up the pairing in time; check that a worker runs, then try again."),
+    "late_entry_closed": _("A round robin or a knockout takes no new teams once a round is paired."),
+    "already_entered": _("This team is entered already."),
+    "entry_withdrawn": _("This team has withdrawn from the tournament; it cannot be entered again."),
+    "tournament_finished": _("The tournament is finished."),
+    "team_retired": _("This team is retired by its club; its club manager can bring it back."),
+    "already_withdrawn": _("This team has withdrawn already."),
+    "tournament_started": _("A round is paired already: a team can no longer be removed, only withdrawn."),
+    "round_started": _("This round has started: its pairings can no longer change."),
+    "same_team": _("A team cannot play itself: choose two different teams."),
+    "rematch": _("These two teams have met already or may not meet (a forbidden pair)."),
+    "not_entered": _("That team is not an active entry of this tournament."),
+    "seed": _("A seed is a whole number from 1."),
+    "name_missing": _("The team and its players need names."),
+    "name_too_long": _("A name has at most 120 characters."),
+    "player_retired": _("That player is retired: pick an active player."),
+    "team_exists": _("This club has a team with that name already."),
+    "same_player": _("A team's two players must be two different people."),
+    "player_missing": _("A team needs two players: pick them or type their names."),
+    "player_other_club": _("Pick the players from the team's own club."),
+    "already_forbidden": _("These two teams are kept apart already."),
+}
+
+
+def refusal(code: str, *, teams: list[int] | None = None) -> str:
+    """Return a service's refusal ``code`` in the user's language (with the teams' names where it names teams)."""
+    text = REFUSALS.get(code)
+    if text is None:
+        return gettext("The request was refused (%(code)s).") % {"code": code}
+    if code == "pairing_impossible":
+        from tournaments.models import Team
+
+        names = dict(Team.objects.filter(pk__in=teams or []).values_list("pk", "name"))
+        return str(text) % {"teams": ", ".join(names.get(t, "?") for t in teams or [])}
+    return str(text)

@@ -1,49 +1,15 @@
-"""The site's words for the engine's codes: variant names in the visitor's language wherever people read them."""
+"""Every page that names a variant names it in the page's language (the words: ``tournaments.vocabulary``)."""
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
-import scoring
 from tests.factories import TournamentFactory, UserFactory
-from web import labels
 
 LANGUAGES = ["nl", "fr", "es", "ca"]
 #: Belgian manillen as each language calls it (the page tests' tournament plays it).
 BELGIAN = {"en": "Belgian (Flemish) Manille", "nl": "Manillen (België)", "fr": "Manille belge (flamande)",
            "es": "Manille belga (flamenca)", "ca": "Manille belga (flamenca)"}
 
-
-def test_every_variant_of_the_engine_has_a_name_for_the_site():
-    assert set(labels.VARIANT_NAMES) == set(scoring.VARIANTS)
-    with translation.override("en"):
-        assert {slug: labels.variant_name(v) for slug, v in scoring.VARIANTS.items()} == \
-            {slug: v.name for slug, v in scoring.VARIANTS.items()}  # English: the engine's own names
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_each_language_names_every_variant_in_its_own_words(lang):
-    with translation.override(lang):
-        names = [labels.variant_name(slug) for slug in scoring.VARIANTS]
-    english = [v.name for v in scoring.VARIANTS.values()]
-    assert len(set(names)) == len(names)  # six different names
-    changed = [n for n, e in zip(names, english, strict=True) if n != e]
-    assert len(changed) == len(names), f"untranslated in {lang}: {set(names) & set(english)}"
-
-
-def test_an_unknown_slug_is_shown_as_it_is():
-    assert labels.variant_name("no-such-variant") == "no-such-variant"
-
-
-def test_spanish_calls_the_mexican_game_malilla_and_catalan_its_own_game_manilla():
-    with translation.override("es"):
-        assert labels.variant_name("mexican-malilla").startswith("Malilla")
-        assert labels.variant_name("spanish-manilla").startswith("Manilla")
-    with translation.override("ca"):
-        assert labels.variant_name("catalan-manilla").startswith("Manilla")
-
-
-# -- every page that names a variant ------------------------------------------------------------------------------
 
 def body(client, path, lang, **params) -> str:
     response = client.get(path, params, HTTP_ACCEPT_LANGUAGE=lang)
