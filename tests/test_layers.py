@@ -47,11 +47,7 @@ ALLOWED_APP_CYCLES: set[tuple[str, ...]] = {
     ("api", "webhooks"),
     ("tournaments", "web"),
 }
-ALLOWED_MODULE_CYCLES: set[tuple[str, ...]] = {
-    ("tournaments.services.rounds", "tournaments.services.standings", "tournaments.services.sweep",
-     "tournaments.tasks"),
-    ("webhooks.services", "webhooks.tasks"),
-}
+ALLOWED_MODULE_CYCLES: set[tuple[str, ...]] = set()
 ALLOWED_LONG_FILES: set[str] = {
     "config/settings.py",
     "tournaments/admin.py",
