@@ -41,10 +41,8 @@ ALLOWED_IMPORTS: set[tuple[str, str]] = {
     ("tournaments.admin", "web.labels"),
     ("tournaments.admin", "web.workspace.organize_common"),
     ("tournaments.admin_forms", "web.labels"),
-    ("webhooks.api", "api.views.tournaments"),
 }
 ALLOWED_APP_CYCLES: set[tuple[str, ...]] = {
-    ("api", "webhooks"),
     ("tournaments", "web"),
 }
 ALLOWED_MODULE_CYCLES: set[tuple[str, ...]] = set()
