@@ -47,7 +47,6 @@ ALLOWED_APP_CYCLES: set[tuple[str, ...]] = {
 }
 ALLOWED_MODULE_CYCLES: set[tuple[str, ...]] = set()
 ALLOWED_LONG_FILES: set[str] = {
-    "config/settings.py",
     "tournaments/admin.py",
     "web/workspace/imports.py",
 }
