@@ -48,7 +48,6 @@ ALLOWED_APP_CYCLES: set[tuple[str, ...]] = {
 ALLOWED_MODULE_CYCLES: set[tuple[str, ...]] = set()
 ALLOWED_LONG_FILES: set[str] = {
     "tournaments/admin.py",
-    "web/workspace/imports.py",
 }
 
 
