@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from tournaments import versions
 from tournaments.models import Game, Hand, Match
-from tournaments.selectors import hand_computed, hand_result, match_scoreboard
+from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
 

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from tournaments import versions
 from tournaments.models import Match, Round, TaskRecord
-from tournaments.selectors_standings import standings_for, task_status
+from tournaments.selectors.standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
 
 from ..openapi import EXAMPLE_STANDINGS

@@ -25,7 +25,7 @@ from import_export import fields, resources, widgets
 from import_export.results import RowResult
 
 from tournaments.models import Club, Player, Team
-from tournaments.selectors_clubs import club_export_players, club_export_teams
+from tournaments.selectors.clubs import club_export_players, club_export_teams
 from tournaments.services.clubs import player_create, player_update, team_create, team_update
 from tournaments.services.errors import ServiceError
 

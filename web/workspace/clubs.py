@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.models import Player, Team
 from tournaments.query_text import search_text
-from tournaments.selectors_clubs import club_counts, club_player_choices, club_players, club_teams
+from tournaments.selectors.clubs import club_counts, club_player_choices, club_players, club_teams
 from tournaments.services.club_import import COLUMNS, KINDS, club_rows_import, service_message
 from tournaments.services.clubs import (
     player_create, player_delete, player_in_use, player_retire, player_update, team_create, team_delete,

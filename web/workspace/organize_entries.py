@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Club, Entry, ForbiddenPair, Player, Round, Team
 from tournaments.query_text import search_text
-from tournaments.selectors_entries import club_players, team_search, tournament_entries, tournament_forbidden_pairs
+from tournaments.selectors.entries import club_players, team_search, tournament_entries, tournament_forbidden_pairs
 from tournaments.services.entries import (
     entry_create_with_team,
     entry_remove,
