@@ -43,10 +43,6 @@ KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
 HAND_BODY = HandEnterSerializer()
 
 
-def _scoreboard_keys(match_id: int, tournament_id: int) -> tuple[str, ...]:
-    return versions.match_key(match_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
-
-
 class ResultsMixin:
     """Write checks for results: staff, the tournament's organizers and scorekeepers."""
 
@@ -81,7 +77,7 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
             return None
         pk = kwargs["pk"]
         tournament_id = versions.match_tournament_id(int(pk))
-        return None if tournament_id is None else (tournament_id, _scoreboard_keys(int(pk), tournament_id),
+        return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(int(pk), tournament_id),
                                                    ("scoreboard", pk))
 
     @extend_schema(
@@ -102,7 +98,7 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
         tournament_id = tournament_id.first()
         if tournament_id is None:
             raise Http404
-        return versioned(request, _scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
+        return versioned(request, versions.scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
