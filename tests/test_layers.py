@@ -224,7 +224,7 @@ def _compare(found, allowed, what: str) -> None:
     new = sorted(set(found) - set(allowed))
     gone = sorted(set(allowed) - set(found))
     assert not new, f"{what} not allowed (docs/architecture.md): {new}"
-    assert not gone, f"{what} allowed but no longer there: remove them from the allow-list in tests/test_layers.py: {gone}"
+    assert not gone, f"{what} allowed but no longer there: take them off the allow-list (tests/test_layers.py): {gone}"
 
 
 def test_graph_sees_the_project():
@@ -237,7 +237,7 @@ def test_graph_sees_the_project():
 
 
 def test_no_forbidden_imports():
-    """scoring/ imports neither Django nor the project; tournaments/ no door nor capability; api/ and web/ not each other."""
+    """scoring/ imports no Django nor project; tournaments/ no door nor capability; api/ and web/ not each other."""
     _compare(breaches(), ALLOWED_IMPORTS, "imports")
 
 

@@ -29,5 +29,5 @@ def eager(name: str) -> bool:
 
 
 def task_queue(name: str, args: tuple = (), kwargs: dict | None = None, **options):
-    """Queue the task called ``name`` with ``apply_async``'s options; what ``apply_async`` returns (None: not queued)."""
+    """Queue the task called ``name`` with ``apply_async``'s options; return what it returns (None: not queued)."""
     return task(name).apply_async(args, kwargs, **options)

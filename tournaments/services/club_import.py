@@ -60,7 +60,7 @@ def service_message(exc: ServiceError) -> str:
 
 
 def cell_text(value) -> str:
-    """Return a cell as tidy text: spaces collapsed, a whole float without its ``.0``, a date in ISO, no formula guard."""
+    """Return a cell as tidy text: spaces collapsed, a whole float without ``.0``, a date in ISO, no formula guard."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -327,7 +327,7 @@ def _changes(resource, row_result, headers) -> dict:
 
 
 def club_rows_import(*, club: Club, user, table, commit: bool) -> Preview:
-    """Check (``commit=False``) or import a table of players or teams, all or nothing: any bad line and nothing is stored.
+    """Check (``commit=False``) or import a table of players or teams, all or nothing (a bad line: nothing stored).
 
     ``table`` has the rows as read from a file: ``kind`` ("players" or "teams"), ``headers`` (columns of
     ``COLUMNS[kind]``), ``rows`` (cells as text) and each row's ``lines`` in the file.

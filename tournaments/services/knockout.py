@@ -18,7 +18,7 @@ def tournament_locked(tournament: Tournament) -> Tournament:
 
 
 def knockout_tables(tournament: Tournament, number: int) -> int:
-    """The tables knockout round ``number`` has once complete (a round fills in as the one before finishes)."""
+    """Return the tables knockout round ``number`` has once complete (a round fills in as the one before finishes)."""
     return Match.objects.filter(round__tournament=tournament, round__number=1).count() >> (number - 1)
 
 

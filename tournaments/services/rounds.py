@@ -32,7 +32,7 @@ from tournaments.pairing.types import Pairing, TeamState
 from tournaments.ranking import compute_standings
 from tournaments import queue
 from tournaments.services.errors import Conflict, ServiceError
-from tournaments.services.knockout import knockout_advance, knockout_advance_locked, knockout_tables, tournament_locked
+from tournaments.services.knockout import knockout_advance_locked, knockout_tables, tournament_locked
 from tournaments.services.results import match_result_changed
 from tournaments.services.standings import (
     load_results,
@@ -40,9 +40,6 @@ from tournaments.services.standings import (
     standings_recompute_schedule,
     tournament_metrics,
 )
-
-__all__ = ["PairingImpossible", "entry_add_late", "entry_withdraw", "knockout_advance", "match_pairing_change",
-           "round_pair", "round_pair_request"]
 
 
 class PairingImpossible(ServiceError):
