@@ -3,8 +3,6 @@
 from django.urls import path, re_path
 from rest_framework.routers import DefaultRouter
 
-from webhooks.api import EndpointViewSet
-
 from .views.auth import LogoutView, MeView, TokenDetailView, TokenListView, TokenView
 from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
@@ -12,6 +10,7 @@ from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
 from .views.rounds import RoundViewSet, StandingsView, TaskView
 from .views.tournaments import TOURNAMENT_REF, EntryViewSet, TournamentViewSet
 from .views.variants import VariantViewSet
+from .views.webhooks import EndpointViewSet
 
 app_name = "api"
 

@@ -19,20 +19,12 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
+from config.env import env_bool, env_list
+from config.settings_parts.live import channel_layers
+from config.settings_parts.log import logging_config
+from config.settings_parts.security import content_security_policy, https_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """Read a boolean environment variable."""
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    """Read a comma-separated environment variable."""
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -406,27 +398,9 @@ else:
         "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.dummy.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Manille Tournaments <noreply@localhost>")
 
-# Logging: one handler, on the root logger, and every logger propagates to it, so each line is written once
-# (Django's own "django" and "django.server" handlers, which wrote a line a second time next to the root's,
-# are dropped; Celery keeps this configuration too: config/celery.py). Times in TIME_ZONE with its offset,
-# as the API writes them (docs/api.md). gunicorn's own error and access logs keep gunicorn's handlers.
+# Logging: one handler, on the root logger, each line written once (config/settings_parts/log.py).
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s",
-                            "datefmt": "%Y-%m-%dT%H:%M:%S%z"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
-        # Levels set here, not inherited: Django's defaults put "django" at INFO, and a record that
-        # propagates is written whatever the root's level.
-        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
-        "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
-        "django.db.backends": {"level": "WARNING"},
-        "celery": {"handlers": [], "propagate": True},
-    },
-}
+LOGGING = logging_config(LOG_LEVEL)
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -434,29 +408,8 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
 
 # --- Live updates (Django Channels) ----------------------------------------
-# With Redis, a change published by any process (web, worker) reaches the viewers of every web
-# process; without it the in-memory layer reaches only its own process, so the pages poll instead.
-if REDIS_URL:
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
-    CHANNEL_LAYERS = {
-        "default": {
-            # channels_redis's layer with a pool that waits for a free connection (config/channel_layer.py).
-            "BACKEND": "config.channel_layer.RedisChannelLayer",
-            # A socket timeout above the layer's 5 s blocking pop: redis-py 8 defaults to 5 s, which would
-            # end every idle socket's receive with a TimeoutError (django/channels_redis#422).
-            # retry_on_error: after a Redis restart every kept connection is stale; a command that meets
-            # one reconnects and is sent once more (redis-py's Retry), instead of failing a page's socket
-            # (a 500) or losing the first live update.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
-                                  "retry_on_error": [RedisConnectionError],
-                                  "max_connections": int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "50")),
-                                  "timeout": float(os.environ.get("CHANNEL_LAYER_POOL_TIMEOUT", "10"))}],
-                       "prefix": os.environ.get("CHANNELS_PREFIX", "manille-live")},
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Through Redis to every web process, else in memory (config/settings_parts/live.py).
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
 LIVE_PUSH = env_bool("LIVE_PUSH", bool(REDIS_URL))
 # The live publisher sends to a group at most once in this many seconds (the changes in between go as
 # one message at its end): a busy tournament's pages render a few times a second, not once per hand.
@@ -489,48 +442,16 @@ API_PATH_PREFIX = "/api/"
 # HTTPS: HSTS, the redirect and secure cookies, on by default once DEBUG is off. A plain-HTTP
 # install on a club's LAN turns them off with SECURE_HTTPS=0 (then nothing below is forced).
 SECURE_HTTPS = env_bool("SECURE_HTTPS", not DEBUG)
-if SECURE_HTTPS:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    # The container's health probe speaks plain HTTP on loopback.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31536000))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-    SECURE_HSTS_PRELOAD = False
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
-else:
-    SECURE_SSL_REDIRECT = False
-    SECURE_HSTS_SECONDS = 0
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+globals().update(https_settings(SECURE_HTTPS))  # SECURE_SSL_REDIRECT, SECURE_HSTS_*, the cookies' flags
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-# Content-Security-Policy (django-csp): every script, style, font and image comes from the site
-# itself (WhiteNoise; Swagger UI from drf-spectacular-sidecar), live updates over WebSockets to
-# the same host. Inline styles are allowed for the admin and Swagger UI; no inline scripts.
+# Content-Security-Policy (django-csp): everything from the site itself (config/settings_parts/security.py).
 # On by default when DEBUG is off; CSP=0 turns it off, CSP=1 on in development too.
 CSP_ENABLED = env_bool("CSP", not DEBUG)
 if CSP_ENABLED:
-    from csp.constants import NONE, SELF  # noqa: E402
-
     INSTALLED_APPS.append("csp")
     MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
                       "csp.middleware.CSPMiddleware")
-    CONTENT_SECURITY_POLICY = {
-        "DIRECTIVES": {
-            "default-src": [SELF],
-            "script-src": [SELF],
-            "style-src": [SELF, "'unsafe-inline'"],
-            "img-src": [SELF, "data:"],
-            "font-src": [SELF, "data:"],
-            "connect-src": [SELF, "ws:", "wss:"],
-            "worker-src": [SELF, "blob:"],  # ReDoc's search runs in a worker made from a blob
-            "frame-ancestors": [NONE],
-            "object-src": [NONE],
-            "base-uri": [SELF],
-            "form-action": [SELF],
-        },
-    }
+    CONTENT_SECURITY_POLICY = content_security_policy()

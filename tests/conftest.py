@@ -9,8 +9,10 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _eager_celery(request):
-    """Run Celery tasks in-process unless the test is about a real worker."""
-    if request.node.get_closest_marker("celery_worker"):
+    """Run Celery tasks in-process unless the test is about a real worker (or runs without Django: the engine's)."""
+    if request.node.get_closest_marker("celery_worker") or not request.config.pluginmanager.has_plugin("django"):
+        # Without pytest-django (tests/scoring alone, ``-p no:django``) there is no Celery to set: creating the
+        # app would import Django (Celery's Django fix-up).
         yield
         return
     from config.celery import app as celery_app  # here, so tests/scoring never needs Django

@@ -7,6 +7,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self):
-        from tournaments import versions
+        from tournaments import tasks, versions  # noqa: F401  (tasks: registered for tournaments/queue.py)
 
         versions.connect()  # the version stamps follow every write (tournaments/versions.py)

@@ -2,8 +2,9 @@
 
 Faults. Both tasks acknowledge their message only when done (``acks_late``) and a task whose worker
 process dies goes back to the queue (``task_reject_on_worker_lost``): running one again is safe.
-A pairing also holds a lease on its ``TaskRecord``: it claims the record (pending, or running
-under a lease that has passed), and a heartbeat thread pushes the lease forward while it works.
+A pairing also holds a lease on its ``TaskRecord`` (tournaments/services/task_records.py): it claims the
+record (pending, or running under a lease that has passed), and a heartbeat thread pushes the lease
+forward while it works.
 A pairing whose worker is lost stops pushing; past its lease the sweep (or the next pair request)
 reports it failed (tournaments/services/sweep.py). A run that finds the record finished returns
 what it holds; one that finds it running under a live lease (a redelivery racing a live run) retries
@@ -12,20 +13,24 @@ when that lease would pass."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from contextlib import contextmanager
-from datetime import timedelta
 
 from celery import Task, shared_task
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, connections, transaction
-from django.db.models import F, Q
+from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import TaskRecord, Tournament
 from tournaments.services.errors import ServiceError
+from tournaments.services.task_records import (
+    task_record_claim,
+    task_record_first_attempt,
+    task_record_heartbeat,
+    task_record_lease_expires,
+    task_record_update,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +73,7 @@ class PairTask(EnqueueSafeTask):
 
     def on_enqueue_failed(self, args, kwargs, task_id) -> None:
         # The request's record would stay pending and block every later pairing request.
-        _record_update(task_id, status=TaskRecord.Status.FAILED,
+        task_record_update(task_id, status=TaskRecord.Status.FAILED,
                        error={"code": "queue_unavailable", "detail": ENQUEUE_FAILED, "attr": None})
 
 
@@ -113,68 +118,6 @@ def standings_recompute_task(self, tournament_id: int) -> dict | None:
             "changes": snapshot.changes}
 
 
-def _record_update(task_id: str | None, **fields) -> None:
-    """Update a task's record; one more try on a fresh connection when the first one was cut."""
-    if not task_id:
-        return
-    try:
-        TaskRecord.objects.filter(pk=task_id).update(**fields)
-    except Exception:
-        if connection.in_atomic_block:
-            raise
-        logger.warning("task %s: record update failed, retrying on a new connection", task_id, exc_info=True)
-        connection.close()
-        TaskRecord.objects.filter(pk=task_id).update(**fields)
-
-
-def _lease_seconds(eager: bool) -> float:
-    # An in-process (eager) run has no heartbeat: its lease covers the whole of a long pairing.
-    lease = float(settings.TASK_LEASE_SECONDS)
-    return lease * 10 if eager else lease
-
-
-def _claim(task_id: str, eager: bool) -> str:
-    """Take the task's record: "claimed", "missing" (no record), "done" (finished), or "busy" (a live lease)."""
-    now = timezone.now()
-    free = Q(status=TaskRecord.Status.PENDING) | Q(status=TaskRecord.Status.RUNNING, lease_expires_at__lt=now)
-    claimed = TaskRecord.objects.filter(free, pk=task_id).update(
-        status=TaskRecord.Status.RUNNING, started_at=now, attempts=F("attempts") + 1,
-        lease_expires_at=now + timedelta(seconds=_lease_seconds(eager)))
-    if claimed:
-        return "claimed"
-    status = TaskRecord.objects.filter(pk=task_id).values_list("status", flat=True).first()
-    if status is None:
-        return "missing"
-    return "busy" if status == TaskRecord.Status.RUNNING else "done"
-
-
-@contextmanager
-def _heartbeat(task_id: str):
-    """Push the record's lease forward every third of a lease, on a thread of its own, while the body runs."""
-    lease = float(settings.TASK_LEASE_SECONDS)
-    stop = threading.Event()
-
-    def beat():
-        try:
-            while not stop.wait(lease / 3):
-                try:
-                    TaskRecord.objects.filter(pk=task_id, status=TaskRecord.Status.RUNNING).update(
-                        lease_expires_at=timezone.now() + timedelta(seconds=lease))
-                except Exception:
-                    logger.warning("task %s: heartbeat failed", task_id, exc_info=True)
-                    connections.close_all()
-        finally:
-            connections.close_all()  # this thread's connection
-
-    thread = threading.Thread(target=beat, name=f"lease-{task_id}", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-
-
 def fault_delay(stage: str) -> None:
     """Wait FAULT_TASK_DELAY_SECONDS (tests and bench/probe_faults.py only: a window to kill the worker in)."""
     delay = float(getattr(settings, "FAULT_TASK_DELAY_SECONDS", 0) or 0)
@@ -188,19 +131,19 @@ def round_pair_task(self, tournament_id: int, number: int | None = None, force: 
     """Pair round ``number`` of a tournament, reporting progress; a refusal ends the task as failed with its reason."""
     task_id = self.request.id
     eager = bool(self.request.is_eager)
-    state = _claim(task_id, eager) if task_id else "missing"
+    state = task_record_claim(task_id, eager) if task_id else "missing"
     if state == "done":  # finished by an earlier run of the same request (a redelivery)
         record = TaskRecord.objects.get(pk=task_id)
         return record.result if record.status == TaskRecord.Status.SUCCEEDED else {"ok": False, "error": record.error}
     if state == "busy" and not eager:
         # Another run holds a live lease (or a dead one's has not passed yet): come back when it would have.
-        expires = TaskRecord.objects.filter(pk=task_id).values_list("lease_expires_at", flat=True).first()
+        expires = task_record_lease_expires(task_id)
         wait = (expires - timezone.now()).total_seconds() if expires else 1.0
         raise self.retry(countdown=max(1.0, wait + 1.0), max_retries=20)
 
     # Fault injection waits in a request's first run only, so that its redelivery can finish.
     first_run = bool(getattr(settings, "FAULT_TASK_DELAY_SECONDS", 0)) and (
-        state != "claimed" or TaskRecord.objects.filter(pk=task_id, attempts=1).exists())
+        state != "claimed" or task_record_first_attempt(task_id))
 
     def progress(info: dict) -> None:
         if info.get("stage") == "loading" and first_run:
@@ -208,7 +151,7 @@ def round_pair_task(self, tournament_id: int, number: int | None = None, force: 
         if task_id and not eager:
             self.update_state(state="PROGRESS", meta=info)
 
-    with _heartbeat(task_id) if task_id and not eager else _nothing():
+    with task_record_heartbeat(task_id) if task_id and not eager else _nothing():
         return _pair(task_id, tournament_id, number, force, progress)
 
 
@@ -229,17 +172,17 @@ def _pair(task_id, tournament_id: int, number: int | None, force: bool, progress
         error = {"code": exc.code, "detail": exc.message, "attr": exc.field}
         if getattr(exc, "teams", None):
             error["teams"] = exc.teams
-        _record_update(task_id, status=TaskRecord.Status.FAILED, error=error, lease_expires_at=None)
+        task_record_update(task_id, status=TaskRecord.Status.FAILED, error=error, lease_expires_at=None)
         logger.info("pairing refused for tournament %s: %s", tournament_id, exc.message)
         return {"ok": False, "error": error}
     except Exception:
         # The exception's text can hold SQL, table names or data: log it, show a human reason.
         logger.exception("pairing of tournament %s (task %s) failed", tournament_id, task_id)
-        _record_update(task_id, status=TaskRecord.Status.FAILED, lease_expires_at=None,
+        task_record_update(task_id, status=TaskRecord.Status.FAILED, lease_expires_at=None,
                        error={"code": "error", "detail": PAIRING_FAILED, "attr": None})
         raise
     result = {"ok": True, "tournament": tournament_id, "round": rnd.number, "round_id": rnd.pk}
-    _record_update(task_id, status=TaskRecord.Status.SUCCEEDED, result=result, lease_expires_at=None)
+    task_record_update(task_id, status=TaskRecord.Status.SUCCEEDED, result=result, lease_expires_at=None)
     return result
 
 

@@ -65,6 +65,28 @@ def tournament_key(tournament_id: int) -> str:
 NAMES_KEY = f"v:{NAMES}"
 
 
+# The stamps of each answer, for every door (the API, the pages, their live regions): an answer's ETag and
+# its cached body are keyed by exactly these, in this order.
+def scoreboard_keys(match_id: int, tournament_id: int) -> tuple[str, ...]:
+    """Return the stamps of a match's scoreboard: the match, its tournament, the names."""
+    return match_key(match_id), tournament_key(tournament_id), NAMES_KEY
+
+
+def results_keys(tournament_id: int) -> tuple[str, ...]:
+    """Return the stamps of a tournament's rounds and tables: its results, the tournament, the names."""
+    return results_key(tournament_id), tournament_key(tournament_id), NAMES_KEY
+
+
+def standings_keys(tournament_id: int) -> tuple[str, ...]:
+    """Return the stamps of a tournament's standings: the standings, the tournament, the names."""
+    return standings_key(tournament_id), tournament_key(tournament_id), NAMES_KEY
+
+
+def wall_keys(tournament_id: int) -> tuple[str, ...]:
+    """Return the stamps of the hall's wall (the tables and the standings in turn)."""
+    return results_key(tournament_id), standings_key(tournament_id), tournament_key(tournament_id), NAMES_KEY
+
+
 def _token() -> str:
     return uuid.uuid4().hex[:16]
 

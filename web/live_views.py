@@ -19,11 +19,11 @@ import logging
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
-from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from tournaments import versions
-from web.regions import REGION_KINDS, etag_matches, etag_of, render_region
+from tournaments.conditional import etag_listed, etag_named
+from web.regions import REGION_KINDS, etag_of, render_region
 
 logger = logging.getLogger(__name__)
 
@@ -34,17 +34,13 @@ def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
     """The tournament of a region and the version stamps of what it shows (None: no such region)."""
     if kind == "match":
         tournament_id = versions.match_tournament_id(pk)
-        own = (versions.match_key(pk),)
-    elif kind == "round":
+        return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(pk, tournament_id))
+    if kind == "round":
         tournament_id = versions.round_tournament_id(pk)
-        own = (versions.results_key(tournament_id),) if tournament_id is not None else ()
-    elif kind == "standings":
-        tournament_id, own = pk, (versions.standings_key(pk),)
-    else:  # the wall: the tables and the standings
-        tournament_id, own = pk, (versions.results_key(pk), versions.standings_key(pk))
-    if tournament_id is None:
-        return None
-    return tournament_id, (*own, versions.tournament_key(tournament_id), versions.NAMES_KEY)
+        return None if tournament_id is None else (tournament_id, versions.results_keys(tournament_id))
+    if kind == "standings":
+        return pk, versions.standings_keys(pk)
+    return pk, versions.wall_keys(pk)  # the wall: the tables and the standings
 
 
 def _stamp_etag(kind: str, pk: int, lang: str, stamp: str) -> str:
@@ -91,13 +87,13 @@ def region(request, kind: str, pk: int):
                 stamp = None
     if stamp is not None:
         etag = _stamp_etag(kind, pk, lang, stamp)
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):  # this tag exactly, as the pages
+        if etag_named(request.headers.get("If-None-Match"), etag):  # this tag exactly, as the pages
             return _answer(HttpResponseNotModified(), etag)
         return _answer(HttpResponse(_kept_rendering(kind, pk, lang, stamp, request.user),
                                     content_type="text/html; charset=utf-8"), etag)
     html = render_region(kind, pk, lang, request.user)
     etag = etag_of(html, lang)
-    if etag_matches(request, etag):
+    if etag_listed(request.headers.get("If-None-Match"), etag):
         response = HttpResponseNotModified()
     else:
         response = HttpResponse(html, content_type="text/html; charset=utf-8")

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 import scoring
 from tournaments.access import visible_tournaments
 from tournaments.models import Entry, Game, Match, Round, Team, Tournament
-from tournaments.selectors import match_for_scoreboard, scoreboard_of
-from tournaments.selectors_standings import standings_by_round, standings_for
+from tournaments.selectors.matches import match_for_scoreboard, scoreboard_of
+from tournaments.selectors.standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
 from tournaments import vocabulary
 

@@ -13,7 +13,6 @@ import hashlib
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.http import parse_etags
 
 from tournaments.access import visible_tournaments
 from tournaments.live import match_group, standings_group, tournament_group
@@ -55,12 +54,6 @@ def region_group(kind: str, pk: int, user=None) -> str | None:
 def etag_of(html: str, lang: str) -> str:
     """Return the strong ETag of a region's rendering in a language."""
     return '"%s"' % hashlib.sha256(f"{lang}\n{html}".encode()).hexdigest()[:32]
-
-
-def etag_matches(request, etag: str) -> bool:
-    """Tell whether the request's If-None-Match names ``etag`` (or ``*``): the page has it already."""
-    given = parse_etags(request.headers.get("If-None-Match", ""))
-    return "*" in given or etag in given or f"W/{etag}" in given
 
 
 def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=None) -> tuple[str, dict]:

@@ -5,9 +5,9 @@ from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import parse_etags
 
 from tournaments import versions, vocabulary
+from tournaments.conditional import etag_listed, etag_named
 from tournaments.query_text import search_text
 
 from . import pages, regions
@@ -31,7 +31,7 @@ def _live_page(request, template, ctx, keys=(), fill=None):
         if not request.user.is_authenticated:
             versions.remember_slug(t.slug, t.pk)
         # Exactly this tag (not *): the page behind it may not exist, which only building it tells.
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        if etag_named(request.headers.get("If-None-Match"), etag):
             return _live_headers(HttpResponseNotModified(), etag)
     if fill is not None:
         fill(ctx)
@@ -41,7 +41,7 @@ def _live_page(request, template, ctx, keys=(), fill=None):
     # The page around the region shows the tournament's header (status, round, settings): they count too.
     header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
     tag = _page_tag(request, ctx["region"]["etag"], header)
-    if regions.etag_matches(request, tag):
+    if etag_listed(request.headers.get("If-None-Match"), tag):
         return _live_headers(HttpResponseNotModified(), tag)
     response = render(request, template, ctx)
     return _live_headers(response, _page_tag(request, ctx["region"]["etag"], header))
@@ -75,7 +75,7 @@ def _visitor_not_modified(request, slug: str, keys_of):
     if stamp is None or not public:
         return None
     etag = _page_tag(request, f"v{stamp}")
-    if etag in parse_etags(request.headers["If-None-Match"]):
+    if etag_named(request.headers["If-None-Match"], etag):
         return _live_headers(HttpResponseNotModified(), etag)
     return None
 
@@ -116,19 +116,15 @@ def tournament(request, slug):
     return render(request, "web/tournament.html", ctx)
 
 
-def _standings_keys(tournament_id: int) -> tuple[str, ...]:
-    return versions.standings_key(tournament_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
-
-
 def standings(request, slug):
-    if (unchanged := _visitor_not_modified(request, slug, _standings_keys)) is not None:
+    if (unchanged := _visitor_not_modified(request, slug, versions.standings_keys)) is not None:
         return unchanged
     tournament, ctx = _tournament_context(request, slug, "standings")
 
     def fill(ctx):
         ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
 
-    return _live_page(request, "web/standings.html", ctx, _standings_keys(tournament.pk), fill)
+    return _live_page(request, "web/standings.html", ctx, versions.standings_keys(tournament.pk), fill)
 
 
 def clubs(request, slug):
@@ -137,13 +133,9 @@ def clubs(request, slug):
     return render(request, "web/clubs.html", ctx)
 
 
-def _results_keys(tournament_id: int) -> tuple[str, ...]:
-    return versions.results_key(tournament_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
-
-
 def rounds(request, slug, number=None):
     """A round's tables (the current round by default), with links to the others."""
-    if (unchanged := _visitor_not_modified(request, slug, _results_keys)) is not None:
+    if (unchanged := _visitor_not_modified(request, slug, versions.results_keys)) is not None:
         return unchanged
     tournament, ctx = _tournament_context(request, slug, "rounds")
     if not tournament.current_round:  # no round yet: nothing live
@@ -158,7 +150,7 @@ def rounds(request, slug, number=None):
         ctx.update(rounds=all_rounds, round=rnd,
                    region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd))
 
-    return _live_page(request, "web/rounds.html", ctx, _results_keys(tournament.pk), fill)
+    return _live_page(request, "web/rounds.html", ctx, versions.results_keys(tournament.pk), fill)
 
 
 def teams(request, slug):
@@ -175,7 +167,7 @@ def team(request, slug, team_id):
 
 def match(request, slug, match_id):
     def keys(tournament_id):
-        return versions.match_key(match_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
+        return versions.scoreboard_keys(match_id, tournament_id)
 
     if (unchanged := _visitor_not_modified(request, slug, keys)) is not None:
         return unchanged
@@ -188,14 +180,9 @@ def match(request, slug, match_id):
     return _live_page(request, "web/match.html", ctx, keys(tournament.pk), fill)
 
 
-def _wall_keys(tournament_id: int) -> tuple[str, ...]:
-    return (versions.results_key(tournament_id), versions.standings_key(tournament_id),
-            versions.tournament_key(tournament_id), versions.NAMES_KEY)
-
-
 def wall(request, slug):
     """The hall's projector: large type, the current round's tables and the standings in turn, kept live."""
-    if (unchanged := _visitor_not_modified(request, slug, _wall_keys)) is not None:
+    if (unchanged := _visitor_not_modified(request, slug, versions.wall_keys)) is not None:
         return unchanged
     tournament = pages.tournament_or_404(request.user, slug)
     seconds = request.GET.get("seconds", "")
@@ -206,7 +193,7 @@ def wall(request, slug):
     def fill(ctx):
         ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
 
-    return _live_page(request, "web/wall.html", ctx, _wall_keys(tournament.pk), fill)
+    return _live_page(request, "web/wall.html", ctx, versions.wall_keys(tournament.pk), fill)
 
 
 def variant(request, slug):

@@ -8,4 +8,4 @@ class WebhooksConfig(AppConfig):
     verbose_name = _("Webhooks")
 
     def ready(self):
-        from . import signals  # noqa: F401  (connects the event sources)
+        from . import signals, tasks  # noqa: F401  (connects the event sources; registers the tasks by name)

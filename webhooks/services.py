@@ -23,6 +23,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone, translation
 
+from tournaments import queue
 from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
 from tournaments.services.hand_data import hand_input_dict
 
@@ -270,8 +271,7 @@ def _queue_deliveries(delivery_ids: list[int]) -> None:
     """Queue each delivery on commit. Without a worker (eager), each is tried once, in-process."""
 
     def enqueue():
-        from .tasks import deliver_task
-
+        deliver_task = queue.task(queue.WEBHOOK_DELIVER)  # by name: tasks.py imports this module
         for pk in delivery_ids:
             try:
                 if deliver_task.app.conf.task_always_eager:

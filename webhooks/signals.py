@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from tournaments import commit_cache, versions
+from tournaments import commit_cache, queue, versions
 from tournaments.models import Hand, Round, StandingsSnapshot
 
 from .models import Endpoint
@@ -41,7 +41,7 @@ def emit(event: str, tournament_id: int | None = None, **ids) -> None:
     known to have no active endpoint; the fact is read with the commit's other cache work)."""
 
     def enqueue(found: dict | None = None):
-        from .tasks import event_task
+        event_task = queue.task(queue.WEBHOOK_EVENT)
 
         try:
             if tournament_id is not None and not listened(tournament_id, found):

@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Match, Round, TaskRecord
-from tournaments.selectors import team_summary
+from tournaments.selectors.matches import team_summary
 
 from .matches import TeamSummarySerializer, WinnerField
 

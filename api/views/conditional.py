@@ -16,16 +16,15 @@ For a visitor who is not signed in, ``public_answer`` checks it from the cache t
 from __future__ import annotations
 
 import gzip
-import hashlib
 import re
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import parse_etags
 from rest_framework.renderers import JSONRenderer
 
 from tournaments import versions
+from tournaments.conditional import body_etag, etag_listed, stamped_etag
 
 BODY_TIMEOUT = 3600  # a body outlives its version at most an hour (a new stamp never reads it again)
 GZIP_MIN = 1024      # smaller bodies are sent as they are
@@ -34,11 +33,7 @@ _GZIP = re.compile(r"\bgzip\b")
 
 def not_modified(request, etag: str) -> bool:
     """Tell whether the request's If-None-Match names ``etag`` (or ``*``)."""
-    given = request.headers.get("If-None-Match")
-    if not given:
-        return False
-    tags = parse_etags(given)
-    return "*" in tags or etag in tags or f"W/{etag}" in tags
+    return etag_listed(request.headers.get("If-None-Match"), etag)
 
 
 def _answer(request, etag: str, body: bytes | None, packed: bytes | None) -> HttpResponse:
@@ -73,11 +68,11 @@ def versioned(request, keys: tuple[str, ...], parts: tuple, build, stamp=_UNREAD
         stamp = versions.stamps(*keys)
     if stamp is None:  # no cache: the body's own hash, built every time
         body = JSONRenderer().render(build())
-        etag = '"%s"' % hashlib.sha256(body).hexdigest()[:40]
+        etag = body_etag(body)
         if not_modified(request, etag):
             return _answer(request, etag, None, None)
         return _answer(request, etag, body, _pack(body))
-    etag = versions.etag(stamp, lang, *parts)
+    etag = stamped_etag(stamp, lang, *parts)
     if not_modified(request, etag):
         return _answer(request, etag, None, None)
     key = f"body:{etag.strip(chr(34))}"
@@ -160,4 +155,4 @@ class VisitorNotModified:
         stamp, public = _public_stamps(request, tournament_id, keys)
         if not public or stamp is None:
             return None
-        return versions.etag(stamp, getattr(request, "LANGUAGE_CODE", ""), *parts)
+        return stamped_etag(stamp, getattr(request, "LANGUAGE_CODE", ""), *parts)

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from tournaments import versions
 from tournaments.models import Game, Hand, Match
-from tournaments.selectors import hand_computed, hand_result, match_scoreboard
+from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
 
@@ -41,10 +41,6 @@ KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
 # A hand's body is validated by one serializer made once (``validated``): a new one deep-copies its
 # declared fields, the nested play's among them, which cost more than the validation.
 HAND_BODY = HandEnterSerializer()
-
-
-def _scoreboard_keys(match_id: int, tournament_id: int) -> tuple[str, ...]:
-    return versions.match_key(match_id), versions.tournament_key(tournament_id), versions.NAMES_KEY
 
 
 class ResultsMixin:
@@ -81,7 +77,7 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
             return None
         pk = kwargs["pk"]
         tournament_id = versions.match_tournament_id(int(pk))
-        return None if tournament_id is None else (tournament_id, _scoreboard_keys(int(pk), tournament_id),
+        return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(int(pk), tournament_id),
                                                    ("scoreboard", pk))
 
     @extend_schema(
@@ -102,7 +98,7 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
         tournament_id = tournament_id.first()
         if tournament_id is None:
             raise Http404
-        return versioned(request, _scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
+        return versioned(request, versions.scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,

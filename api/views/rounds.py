@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from tournaments import versions
 from tournaments.models import Match, Round, TaskRecord
-from tournaments.selectors_standings import standings_for, task_status
+from tournaments.selectors.standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
 
 from ..openapi import EXAMPLE_STANDINGS
@@ -32,11 +32,6 @@ OFFSET = OpenApiParameter("offset", int, required=False, description="Rows to sk
 class LimitSerializer(serializers.Serializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=100000)
     offset = serializers.IntegerField(required=False, min_value=0, max_value=100000)
-
-
-def _round_keys(tournament_id: int) -> tuple[str, ...]:
-    """What a round's tables show: its matches' results, the rounds, the tournament, the names."""
-    return (versions.results_key(tournament_id), versions.tournament_key(tournament_id), versions.NAMES_KEY)
 
 
 @extend_schema_view(
@@ -60,8 +55,8 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
 
     def answer_versions(self, request, kwargs, pk):
         if "number" in kwargs:
-            return _round_keys(pk), ("round", pk, kwargs["number"])
-        return _round_keys(pk), ("rounds", pk, request.build_absolute_uri())
+            return versions.results_keys(pk), ("round", pk, kwargs["number"])
+        return versions.results_keys(pk), ("rounds", pk, request.build_absolute_uri())
 
     def list(self, request, tournament_id=None):
         return self.conditional(lambda: super(RoundViewSet, self).list(request, tournament_id=tournament_id).data)
@@ -100,8 +95,7 @@ class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
         return self.window
 
     def answer_versions(self, request, kwargs, pk):
-        keys = versions.standings_key(pk), versions.tournament_key(pk), versions.NAMES_KEY
-        return keys, ("standings", pk, *self._window(request))
+        return versions.standings_keys(pk), ("standings", pk, *self._window(request))
 
     def visitor_versions(self, request, kwargs):
         # A limit or an offset is validated by DRF's path first (its 400 is DRF's).

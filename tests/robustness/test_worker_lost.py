@@ -15,7 +15,7 @@ from tests.robustness.conftest import celery_against
 from tests.robustness.processes import CeleryProcess, wait_for
 from tests.tournaments.test_rounds_service import make_tournament
 from tournaments.models import Round, TaskRecord
-from tournaments.selectors_standings import task_status
+from tournaments.selectors.standings import task_status
 from tournaments.services.errors import Conflict
 from tournaments.services.rounds import round_pair_request
 

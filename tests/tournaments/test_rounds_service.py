@@ -15,8 +15,8 @@ from tournaments.services.rounds import (
     round_pair,
     round_pair_request,
 )
-from tournaments.services.standings import match_result_changed
-from tournaments.selectors_standings import task_status
+from tournaments.services.results import match_result_changed
+from tournaments.selectors.standings import task_status
 
 pytestmark = pytest.mark.django_db
 

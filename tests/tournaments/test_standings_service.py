@@ -9,7 +9,7 @@ from django.core.cache import cache
 from tests.tournaments.test_rounds_service import finish, finish_round
 from tests.tournaments.test_rounds_service import make_tournament
 from tournaments.models import Entry, Standing, StandingsSnapshot
-from tournaments.selectors_standings import standings_for
+from tournaments.selectors.standings import standings_for
 from tournaments.services import standings as service
 from tournaments.services.rounds import entry_withdraw, round_pair
 

@@ -21,7 +21,7 @@ from django.db import connection, connections
 from config.celery import app
 from tests.tournaments.test_rounds_service import finish, make_tournament
 from tournaments.models import Round, Standing, StandingsSnapshot, TaskRecord
-from tournaments.selectors_standings import task_status
+from tournaments.selectors.standings import task_status
 from tournaments.services import standings as standings_service
 from tournaments.services.rounds import round_pair, round_pair_request
 from tournaments.tasks import round_pair_task, standings_recompute_task

@@ -43,7 +43,7 @@ from tournaments.services.rows import insert_with_history, update
 
 
 def _result_changed(match: Match) -> None:
-    from tournaments.services.standings import match_result_changed
+    from tournaments.services.results import match_result_changed
 
     match_result_changed(match=match)
 

@@ -30,10 +30,12 @@ from tournaments.pairing import knockout, round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.types import Pairing, TeamState
 from tournaments.ranking import compute_standings
+from tournaments import queue
 from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.knockout import knockout_advance_locked, knockout_tables, tournament_locked
+from tournaments.services.results import match_result_changed
 from tournaments.services.standings import (
     load_results,
-    match_result_changed,
     points_settings,
     standings_recompute_schedule,
     tournament_metrics,
@@ -49,10 +51,6 @@ class PairingImpossible(ServiceError):
         self.teams = teams
 
 
-def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
-
-
 def _entries(tournament: Tournament, *, active_only: bool) -> list[Entry]:
     qs = Entry.objects.filter(tournament=tournament).select_related("team")
     if active_only:
@@ -65,7 +63,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
     """Pair the next round (or return round ``number`` if it exists already); refuses while the last is unfinished."""
     report = progress or (lambda info: None)
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = tournament_locked(tournament)
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         next_number = last.number + 1 if last else 1
         if number is not None:
@@ -168,60 +166,16 @@ def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> 
             raise ServiceError("too_few_teams", "a knockout needs at least two teams")
         rnd = _save_round(tournament, 1, knockout.first_round([e.team_id for e in active]))
         for bye in rnd.matches.filter(ew=None):  # byes are decided already: their winners advance now
-            _knockout_advance_locked(tournament, bye)
+            knockout_advance_locked(tournament, bye)
         return rnd
-    if _knockout_tables(tournament, last.number) <= 1:
+    if knockout_tables(tournament, last.number) <= 1:
         raise ServiceError("tournament_over", "the final has been played")
     for match in last.matches.filter(status=Match.Status.FINISHED):
-        _knockout_advance_locked(tournament, match)
+        knockout_advance_locked(tournament, match)
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:
         raise Conflict("round_unfinished", f"no match of round {number} can be paired yet")
     return rnd
-
-
-def _knockout_tables(tournament: Tournament, number: int) -> int:
-    """The tables knockout round ``number`` has once complete (a round fills in as the one before finishes)."""
-    return Match.objects.filter(round__tournament=tournament, round__number=1).count() >> (number - 1)
-
-
-def _winner(match: Match) -> int | None:
-    if match.ew_id is None:
-        return match.ns_id
-    return {"ns": match.ns_id, "ew": match.ew_id}.get(match.winner)
-
-
-def knockout_advance(*, match: Match) -> Match | None:
-    """Put the winner of a finished knockout match into the next round once its sibling match is decided too."""
-    with transaction.atomic():
-        tournament = _locked(match.round.tournament)
-        return _knockout_advance_locked(tournament, match)
-
-
-def _knockout_advance_locked(tournament: Tournament, match: Match) -> Match | None:
-    rnd = match.round
-    if _knockout_tables(tournament, rnd.number) <= 1:
-        if _winner(match) is not None:
-            Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
-        return None
-    table, _ = knockout.next_slot(match.table)
-    up, down = knockout.feeders(table)
-    feeders = {m.table: m for m in rnd.matches.filter(table__in=(up, down))}
-    winners = {t: _winner(m) for t, m in feeders.items() if m.status == Match.Status.FINISHED}
-    if winners.get(up) is None or winners.get(down) is None:
-        return None
-    nxt, _ = Round.objects.get_or_create(tournament=tournament, number=rnd.number + 1)
-    existing = nxt.matches.filter(table=table).first()
-    if existing is not None:
-        if existing.games.exists() or (existing.ns_id, existing.ew_id) == (winners[up], winners[down]):
-            return existing  # already there, or already being played: a correction needs the organizer
-        existing.ns_id, existing.ew_id = winners[up], winners[down]
-        existing.save()
-        return existing
-    pairing = knockout.next_round({up: winners[up], down: winners[down]}, rnd.number)[0]
-    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, explanation=pairing.explanation)
-    created.save()
-    return created
 
 
 def round_pair_request(*, tournament: Tournament, force: bool = False, user=None,
@@ -235,8 +189,6 @@ def round_pair_request(*, tournament: Tournament, force: bool = False, user=None
     (one round, both tasks succeed). ``refuse_at_once=False`` records the request unchecked, which is
     how tests reproduce that race and the worker's own refusals.
     """
-    from tournaments.tasks import round_pair_task
-
     with transaction.atomic():
         if refuse_at_once:
             _round_pair_refusals(tournament, force=force)
@@ -248,8 +200,8 @@ def round_pair_request(*, tournament: Tournament, force: bool = False, user=None
             params={"number": number, "force": force},
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
-        transaction.on_commit(lambda: round_pair_task.apply_async(
-            (tournament.pk,), {"number": number, "force": force}, task_id=str(record.id)))
+        transaction.on_commit(lambda: queue.task_queue(
+            queue.ROUND_PAIR, (tournament.pk,), {"number": number, "force": force}, task_id=str(record.id)))
     return record
 
 
@@ -287,7 +239,7 @@ def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = Non
     team its club has retired.
     """
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = tournament_locked(tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished", "the tournament is finished")
         if team.retired:
@@ -309,7 +261,7 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
     Refuses (``Conflict``) an entry that has withdrawn already.
     """
     with transaction.atomic():
-        tournament = _locked(entry.tournament)
+        tournament = tournament_locked(entry.tournament)
         entry = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
         if entry.withdrawn:
             raise Conflict("already_withdrawn", f"{entry.team} has already withdrawn")
@@ -340,7 +292,7 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
 def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, allow_rematch: bool = False) -> Match:
     """Change a pairing before its round starts; a team taken from another match of the round swaps places."""
     with transaction.atomic():
-        tournament = _locked(match.round.tournament)
+        tournament = tournament_locked(match.round.tournament)
         match = Match.objects.select_for_update().get(pk=match.pk)
         rnd = match.round
         if rnd.matches.filter(Q(status__in=[Match.Status.PLAYING, Match.Status.FINISHED]) & ~Q(ew=None)).exists() \

@@ -1,6 +1,7 @@
 """Standings: load a tournament's results, rank them with ``tournaments.ranking``, save them whole.
 
-Coalescing. ``match_result_changed`` runs for every hand entered, corrected or deleted; on commit
+Coalescing. ``match_result_changed`` (tournaments/services/results.py) runs for every hand entered,
+corrected or deleted; on commit
 it sets a per-tournament "recompute pending" flag with ``cache.add`` (atomic in Redis) and queues
 ``standings_recompute_task`` with a short countdown only when it set the flag. The task clears the
 flag *before* it reads the results, so a result committed while it computes queues one more run
@@ -54,8 +55,8 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tournaments import commit_cache
-from tournaments.live import publish_match_changed, publish_standings_changed
+from tournaments import queue
+from tournaments.live import publish_standings_changed
 from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
@@ -110,8 +111,6 @@ def standings_recompute_schedule(tournament_id: int, added: bool | Exception | N
     ``added``: the reply of the flag's ``add`` when the caller made it (``commit_cache``), or the
     exception that stopped it.
     """
-    from tournaments.tasks import standings_recompute_task
-
     try:
         if added is None:
             added = cache.add(pending_key(tournament_id), 1, timeout=COALESCE_SECONDS + PENDING_TIMEOUT)
@@ -122,24 +121,8 @@ def standings_recompute_schedule(tournament_id: int, added: bool | Exception | N
         logger.exception("standings coalescing flag unavailable for tournament %s", tournament_id)
         first = True
     if first:
-        standings_recompute_task.apply_async((tournament_id,), countdown=COALESCE_SECONDS)
+        queue.task_queue(queue.STANDINGS_RECOMPUTE, (tournament_id,), countdown=COALESCE_SECONDS)
     return first
-
-
-def match_result_changed(*, match: Match) -> None:
-    """Queue the coalesced standings recompute on commit and advance a finished knockout match's winner."""
-    tournament = match.round.tournament
-    # The flag is set with the commit's other cache work, in one round trip (``commit_cache``).
-    commit_cache.at_commit(
-        [("add", pending_key(tournament.pk), 1, COALESCE_SECONDS + PENDING_TIMEOUT)],
-        lambda replies: standings_recompute_schedule(
-            tournament.pk, added=replies if isinstance(replies, Exception) else replies[0]))
-    publish_match_changed(match.pk, tournament.pk)
-    if (tournament.format == Tournament.Format.KNOCKOUT and match.status == Match.Status.FINISHED
-            and match.winner in (Match.Winner.NS, Match.Winner.EW)):
-        from tournaments.services.rounds import knockout_advance
-
-        knockout_advance(match=match)
 
 
 def points_settings(tournament: Tournament) -> PointsSettings:

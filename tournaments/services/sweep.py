@@ -39,6 +39,7 @@ from django.db import connections
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from tournaments import queue
 from tournaments.models import StandingsChange, TaskRecord, Tournament
 
 logger = logging.getLogger(__name__)
@@ -76,8 +77,6 @@ def task_records_expire(*, tournament: Tournament | None = None) -> int:
 
 def task_records_requeue() -> int:
     """Queue again the pair requests that have waited a lease without starting; how many."""
-    from tournaments.tasks import round_pair_task
-
     now = timezone.now()
     waited = now - timedelta(seconds=_seconds("TASK_LEASE_SECONDS", 30))
     count = 0
@@ -88,9 +87,9 @@ def task_records_requeue() -> int:
                                          updated_at__lt=waited).update(updated_at=now):
             continue
         params = record.params or {}
-        round_pair_task.apply_async((record.tournament_id,),
-                                    {"number": params.get("number"), "force": bool(params.get("force"))},
-                                    task_id=str(record.pk))
+        queue.task_queue(queue.ROUND_PAIR, (record.tournament_id,),
+                         {"number": params.get("number"), "force": bool(params.get("force"))},
+                         task_id=str(record.pk))
         count += 1
     if count:
         logger.warning("sweep: %s pair request(s) that never started queued again", count)
@@ -120,9 +119,7 @@ def standings_sweep(*, older_than: float | None = None) -> list[int]:
     handed one more recompute of the same tournament by every pass. Without a broker (tasks
     in-process) the recompute runs here, at once.
     """
-    from tournaments.tasks import standings_recompute_task
-
-    eager = bool(standings_recompute_task.app.conf.task_always_eager)
+    eager = queue.eager(queue.STANDINGS_RECOMPUTE)
     again = _seconds("STANDINGS_STALE_SECONDS", 10) if older_than is None else older_than
     done = []
     for tournament_id in standings_stale(older_than=older_than):
@@ -135,7 +132,7 @@ def standings_sweep(*, older_than: float | None = None) -> list[int]:
             except Exception:  # the cache is down: queue anyway
                 logger.exception("sweep: the cache is unavailable for tournament %s", tournament_id)
         try:
-            if standings_recompute_task.apply_async((tournament_id,)) is None:
+            if queue.task_queue(queue.STANDINGS_RECOMPUTE, (tournament_id,)) is None:
                 continue  # not queued (the broker is down): logged; the next pass tries again
         except Exception:
             logger.exception("sweep: recomputing the standings of tournament %s failed", tournament_id)

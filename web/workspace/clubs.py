@@ -20,7 +20,8 @@ from django.views.decorators.http import require_POST
 
 from tournaments.models import Player, Team
 from tournaments.query_text import search_text
-from tournaments.selectors_clubs import club_counts, club_player_choices, club_players, club_teams
+from tournaments.selectors.clubs import club_counts, club_player_choices, club_players, club_teams
+from tournaments.services.club_import import COLUMNS, KINDS, club_rows_import, service_message
 from tournaments.services.clubs import (
     player_create, player_delete, player_in_use, player_retire, player_update, team_create, team_delete,
     team_in_use, team_retire, team_update,
@@ -68,7 +69,7 @@ class ImportForm(forms.Form):
 
 def _service_error(form, exc: ServiceError) -> None:
     field = exc.field if exc.field in form.fields else None
-    form.add_error(field, imports.service_message(exc))
+    form.add_error(field, service_message(exc))
 
 
 # --------------------------------------------------------------------------- lists
@@ -269,7 +270,7 @@ def club_import(request, club_id: int):
         except imports.ImportFileError as exc:
             token_error = str(exc)
         else:
-            preview = imports.run_import(club=club, user=request.user, table=table, commit=True)
+            preview = club_rows_import(club=club, user=request.user, table=table, commit=True)
             if preview.ok:
                 kind = _("players") if table.kind == "players" else _("teams")
                 messages.success(request, _("Imported %(kind)s: %(new)s created, %(updated)s updated, "
@@ -287,7 +288,7 @@ def club_import(request, club_id: int):
             except imports.ImportFileError as exc:
                 form.add_error("file", str(exc))
             else:
-                preview = imports.run_import(club=club, user=request.user, table=table, commit=False)
+                preview = club_rows_import(club=club, user=request.user, table=table, commit=False)
                 return _preview(request, context, preview, club)
     return render(request, "web/workspace/clubs/import.html", {**context, "form": form, "token_error": token_error},
                   status=400 if form.errors or token_error else 200)
@@ -295,7 +296,7 @@ def club_import(request, club_id: int):
 
 def _preview(request, context, preview, club):
     token = preview.table.sign(club_id=club.pk, user_id=request.user.pk) if preview.ok else ""
-    columns = [c for c in imports.COLUMNS[preview.table.kind] if c in preview.table.headers]
+    columns = [c for c in COLUMNS[preview.table.kind] if c in preview.table.headers]
     rows = [{"line": r.line, "action": r.action, "errors": r.errors,
              "cells": [(r.values.get(c, ""), r.was.get(c)) for c in columns]} for r in preview.rows]
     return render(request, "web/workspace/clubs/import_preview.html", {
@@ -306,7 +307,7 @@ def _preview(request, context, preview, club):
 def club_export(request, club_id: int, kind: str, fmt: str):
     """Download every player or team of the club (retired ones too) as CSV or xlsx, in the import's format."""
     club = managed_club_or_404(request.user, club_id)
-    if kind not in imports.KINDS or fmt not in ("csv", "xlsx"):
+    if kind not in KINDS or fmt not in ("csv", "xlsx"):
         raise Http404
     if fmt == "csv":
         body, content_type = imports.export_csv(club=club, kind=kind), "text/csv; charset=utf-8"

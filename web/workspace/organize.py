@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, TaskRecord, Tournament
-from tournaments.selectors_entries import tournament_results, tournament_rounds
-from tournaments.selectors_standings import standings_for, task_status
+from tournaments.selectors.entries import tournament_results, tournament_rounds
+from tournaments.selectors.standings import standings_for, task_status
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import round_pair_request
 from tournaments.services.tournaments import tournament_update

@@ -12,7 +12,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Club, Entry, ForbiddenPair, Player, Round, Team
 from tournaments.query_text import search_text
-from tournaments.selectors_entries import club_players, team_search, tournament_entries, tournament_forbidden_pairs
+from tournaments.selectors.entries import (
+    club_active_players,
+    team_search,
+    tournament_entries,
+    tournament_forbidden_pairs,
+)
 from tournaments.services.entries import (
     entry_create_with_team,
     entry_remove,
@@ -61,7 +66,7 @@ def _entries_page(request, tournament, *, club=None, new_team=None, error=None, 
         "tournament": tournament, "tab": "entries", "entries": rows,
         "active": [e for e in rows if not e.withdrawn], "withdrawn": [e for e in rows if e.withdrawn],
         "started": started, "q": q, "found": found, "clubs": Club.objects.order_by("name"), "club": club,
-        "players": list(club_players(club_id=club.pk)) if club else [],
+        "players": list(club_active_players(club_id=club.pk)) if club else [],
         "new_team": new_team or {}, "new_team_error": error,
         "pairs": list(tournament_forbidden_pairs(tournament=tournament)),
     }, status=status)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Match, Round, Team
-from tournaments.selectors_entries import round_matches, tournament_rounds
+from tournaments.selectors.entries import round_matches, tournament_rounds
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import match_pairing_change
 from tournaments import vocabulary

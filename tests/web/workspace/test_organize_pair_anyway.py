@@ -9,7 +9,7 @@ from tests.factories import EntryFactory, TeamFactory, TournamentFactory, UserFa
 from tests.web.conftest import enter_hands
 from tournaments.models import Match, Round, TaskRecord, Tournament
 from tournaments.services.rounds import round_pair
-from tournaments.selectors_standings import standings_for
+from tournaments.selectors.standings import standings_for
 from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db

@@ -25,8 +25,8 @@ def team_search(*, q: str, exclude_tournament: Tournament | None = None) -> Quer
     return qs.order_by("name", "club__name")
 
 
-def club_players(*, club_id: int) -> QuerySet:
-    """Return a club's active players by name."""
+def club_active_players(*, club_id: int) -> QuerySet:
+    """Return a club's active players by name (the players a new team of the entry form can pair)."""
     return Player.objects.filter(club_id=club_id, retired=False).order_by("name")
 
 

@@ -2,49 +2,22 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
+from rest_framework import exceptions, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from api.views.tournaments import TOURNAMENT_ID, TournamentChildMixin
 from tournaments.access import is_organizer
+from webhooks.models import Endpoint
+from webhooks.services import (
+    endpoint_create,
+    endpoint_delete,
+    endpoint_rotate_secret,
+    endpoint_send_test,
+    endpoint_update,
+)
 
-from .models import EVENT_NAMES, Delivery, Endpoint
-from .services import endpoint_create, endpoint_delete, endpoint_rotate_secret, endpoint_send_test, endpoint_update
-
-
-class DeliverySerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Delivery
-        fields = ["id", "event_id", "event", "status", "attempts", "response_status", "response_body", "duration_ms",
-                  "error", "created_at", "attempted_at"]
-        read_only_fields = fields
-
-
-class EndpointSerializer(serializers.ModelSerializer):
-    events = serializers.ListField(
-        child=serializers.ChoiceField(choices=EVENT_NAMES), required=False, allow_empty=True,
-        help_text="The events to send (" + ", ".join(EVENT_NAMES) + "); empty or absent: all of them.")
-    secret = serializers.CharField(read_only=True, help_text="The HMAC-SHA256 key of `X-Manille-Signature`.")
-    last_delivery = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Endpoint
-        fields = ["id", "url", "description", "events", "active", "secret", "created_at", "last_delivery"]
-        read_only_fields = ["id", "secret", "created_at", "last_delivery"]
-
-    def validate_url(self, value):
-        from .models import validate_http_url
-
-        try:
-            validate_http_url(value)
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.messages[0], code="invalid_url") from exc
-        return value
-
-    def get_last_delivery(self, endpoint) -> DeliverySerializer(allow_null=True):
-        last = endpoint.deliveries.order_by("-id").first()
-        return DeliverySerializer(last).data if last else None
+from ..serializers.webhooks import DeliverySerializer, EndpointSerializer
+from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 
 class OrganizerOnly(permissions.IsAuthenticated):

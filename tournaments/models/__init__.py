@@ -1,0 +1,16 @@
+"""The tournament domain's models, by topic: clubs, players, teams (``clubs``); tournaments, entries
+(``events``); rounds, matches, games, hands (``play``); standings and task records (``records``).
+
+Every model is re-exported here, so ``from tournaments.models import Hand`` (and the migrations) keep working.
+"""
+
+from .clubs import Club, Player, Team
+from .events import POINTS_MAX, Entry, ForbiddenPair, Tournament
+from .play import CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundSlot
+from .records import Standing, StandingsChange, StandingsSnapshot, TaskRecord
+
+__all__ = [
+    "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES",
+    "Club", "Entry", "ForbiddenPair", "Game", "Hand", "Match", "Player", "Round", "RoundSlot", "Standing",
+    "StandingsChange", "StandingsSnapshot", "TaskRecord", "Team", "Tournament",
+]
