@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import versions
 from tournaments.conditional import etag_listed, etag_named
-from web.regions import REGION_KINDS, etag_of, render_region
+from web.regions import REGION_KINDS, etag_of, render_region, stamped_etag
 
 logger = logging.getLogger(__name__)
 
@@ -41,10 +41,6 @@ def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
     if kind == "standings":
         return pk, versions.standings_keys(pk)
     return pk, versions.wall_keys(pk)  # the wall: the tables and the standings
-
-
-def _stamp_etag(kind: str, pk: int, lang: str, stamp: str) -> str:
-    return etag_of(f"v{stamp}|{kind}|{pk}", lang)
 
 
 def _answer(response, etag: str):
@@ -86,7 +82,7 @@ def region(request, kind: str, pk: int):
             if not public:
                 stamp = None
     if stamp is not None:
-        etag = _stamp_etag(kind, pk, lang, stamp)
+        etag = stamped_etag(kind, pk, lang, stamp)
         if etag_named(request.headers.get("If-None-Match"), etag):  # this tag exactly, as the pages
             return _answer(HttpResponseNotModified(), etag)
         return _answer(HttpResponse(_kept_rendering(kind, pk, lang, stamp, request.user),

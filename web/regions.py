@@ -56,6 +56,11 @@ def etag_of(html: str, lang: str) -> str:
     return '"%s"' % hashlib.sha256(f"{lang}\n{html}".encode()).hexdigest()[:32]
 
 
+def stamped_etag(kind: str, pk: int, lang: str, stamp: str) -> str:
+    """Return the ETag of a public region under its version stamps: the one a visitor's poll is answered with."""
+    return etag_of(f"v{stamp}|{kind}|{pk}", lang)
+
+
 def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=None) -> tuple[str, dict]:
     if kind == "match":
         if board is None:

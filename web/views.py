@@ -36,6 +36,13 @@ def _live_page(request, template, ctx, keys=(), fill=None):
     if fill is not None:
         fill(ctx)
     if stamp is not None:
+        if not request.user.is_authenticated and "region" in ctx:
+            # A visitor's region polls are answered from the stamps (web.live_views): the region carries the
+            # tag they are answered with, so its first poll (or the catch-up fetch of its socket) is a 304, not
+            # the whole region again swapped in under the reader's eyes. Read before rendering: a change in
+            # between makes that poll a 200, never a miss.
+            region = ctx["region"]
+            region["etag"] = regions.stamped_etag(region["kind"], region["pk"], request.LANGUAGE_CODE, stamp)
         response = render(request, template, ctx)
         return _live_headers(response, _page_tag(request, f"v{stamp}"))  # with the CSRF cookie the page set
     # The page around the region shows the tournament's header (status, round, settings): they count too.

@@ -233,6 +233,27 @@ def test_endpoint_answers_the_region_with_an_etag_then_304(client, tournament, k
     assert client.get(url, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
 
 
+PAGES = {"match": "web:match", "round": "web:round", "standings": "web:standings", "wall": "web:wall"}
+
+
+@pytest.mark.parametrize("signed_in", [False, True], ids=["visitor", "signed-in"])
+@pytest.mark.parametrize("kind", ["match", "round", "standings", "wall"])
+def test_a_page_s_region_is_not_modified_at_its_first_poll(client, tournament, kind, signed_in, django_user_model):
+    """The region a page carries has the tag its poll is answered with: the page's first poll (or its socket's
+    catch-up fetch) was a 200 for every visitor, the whole region sent again and swapped in just after load."""
+    import re
+
+    if signed_in:
+        client.force_login(django_user_model.objects.create_user("reader"))
+    pk = region_pks(tournament)[kind]
+    args = {"match": [tournament.slug, pk], "round": [tournament.slug, 1]}.get(kind, [tournament.slug])
+    page = client.get(reverse(PAGES[kind], args=args))
+    assert page.status_code == 200
+    etag = re.search(r'data-live-etag="([^"]*)"', page.content.decode()).group(1).replace("&quot;", '"')
+    poll = client.get(region_url(kind, pk), HTTP_IF_NONE_MATCH=etag)
+    assert poll.status_code == 304, etag
+
+
 def test_endpoint_answers_the_new_region_after_a_hand(client, tournament):
     match = table(tournament)
     url = region_url("match", match.pk)
