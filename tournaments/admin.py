@@ -361,12 +361,7 @@ class TournamentAdmin(ScopedAdmin):
                 round_pair_request(tournament=tournament, user=request.user)
                 self.message_user(request, gettext("The next round is being paired; its progress shows below."),
                                   messages.SUCCESS)
-            except ServiceError as exc:  # the pairing's refusals in the words the workspace uses (translated)
-                from web.workspace.organize_common import REFUSALS, refusal
-
-                text = refusal(exc.code, teams=getattr(exc, "teams", None)) if exc.code in REFUSALS else None
-                self.message_user(request, text or refusal_text(exc), messages.ERROR)
-            except scoring.RuleViolation as exc:
+            except (ServiceError, scoring.RuleViolation) as exc:  # the words the workspace uses (translated)
                 self.message_user(request, refusal_text(exc), messages.ERROR)
         return HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
 
