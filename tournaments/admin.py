@@ -23,7 +23,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 import scoring
-from tournaments import access
+from tournaments import access, refusals
 from tournaments.admin_forms import (
     HandInlineForm,
     HandInlineFormSet,
@@ -368,8 +368,11 @@ class TournamentAdmin(ScopedAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         extra_context = dict(extra_context or {})
         tournament = self.get_object(request, object_id)
-        extra_context["pairings"] = TaskRecord.objects.filter(
-            tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3]
+        pairings = list(TaskRecord.objects.filter(
+            tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3])
+        for task in pairings:  # a refusal recorded in English, shown in the page's language (not saved)
+            task.error = refusals.stored(task.error)
+        extra_context["pairings"] = pairings
         extra_context["standings_url"] = reverse("web:standings", args=[tournament.slug])
         return super().change_view(request, object_id, form_url, extra_context)
 

@@ -21,7 +21,8 @@ SAME: set = set()
 #: Codes Django's own validators give (a tournament's numbers out of their bounds): not in the source.
 DJANGO_CODES = {"min_value", "max_value"}
 #: Sentences picked by another param than ``reason``.
-PICKED_OTHERWISE = {("play_mismatch", "tricks"), ("play_mismatch", "points"), ("points_impossible", "card_points_exact")}
+PICKED_OTHERWISE = {("play_mismatch", "tricks"), ("play_mismatch", "points"),
+                    ("points_impossible", "card_points_exact")}
 
 
 @pytest.fixture(scope="module")
