@@ -9,7 +9,7 @@ from ``CATALOGUE`` and ``SENTENCES`` (``catalogue_markdown``) and checked by tes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -212,8 +212,14 @@ SENTENCES = {
     "bye_above_win": _("A bye cannot be worth more than a win (%(win)s points)."),
     "tournament_exists": _("There is a tournament called %(name)s on %(date)s already%(club)s; give this one "
                            "another name or date."),
+    # ... and Django's own checks of a field
     "min_value": _("This value must be at least %(limit_value)s."),
     "max_value": _("This value must be at most %(limit_value)s."),
+    "null": _("A value is required here."),
+    "blank": _("A value is required here."),
+    "required": _("A value is required here."),
+    "invalid": _("This value is not valid."),
+    "invalid_choice": _("This value is not one of the choices."),
     # -- the workspace's own (web/workspace/entry.py)
     "signed_out": _("You are signed out: sign in again to send your hands."),
     # -- the API's own refusals (api/exceptions.py) --------------------------------------------------------
@@ -261,7 +267,7 @@ CATALOGUE = {
     **{code: ("task", None) for code in ("not_found", "queue_unavailable", "error", "worker_lost", "not_started")},
     **{code: ("settings", 400) for code in (
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",
-        "min_value", "max_value")},
+        "min_value", "max_value", "null", "blank", "required", "invalid", "invalid_choice")},
     "integrity": ("api", 409), "out_of_range": ("api", 400), "too_large": ("api", 413),
     "too_many_fields": ("api", 400), "parse_error": ("api", 400),
     "signed_out": ("workspace", 401),
@@ -387,12 +393,11 @@ def stored(error: Mapping[str, Any] | None) -> dict | None:
     if not error:
         return None
     answer = dict(error)
+    recorded = "params" in answer
     params = answer.pop("params", None) or {}
-    if _key(answer.get("code") or "", params) in SENTENCES:
+    key = _key(answer.get("code") or "", params)
+    # A refusal recorded before its params were kept keeps its words, unless its sentence needs none.
+    if key in SENTENCES and (recorded or "%(" not in str(SENTENCES[key])):
         answer["detail"] = words(answer["code"], params)
     return answer
 
-
-def sentence_keys() -> Iterable:
-    """Return every code and ``(code, reason)`` that has a sentence."""
-    return SENTENCES.keys()

@@ -19,7 +19,7 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 #: Sentences that read the same in a language (names and numbers only, or the same word).
 SAME: set = set()
 #: Codes Django's own validators give (a tournament's numbers out of their bounds): not in the source.
-DJANGO_CODES = {"min_value", "max_value"}
+DJANGO_CODES = {"min_value", "max_value", "null", "blank", "required", "invalid", "invalid_choice"}
 #: Sentences picked by another param than ``reason``.
 PICKED_OTHERWISE = {("play_mismatch", "tricks"), ("play_mismatch", "points"),
                     ("points_impossible", "card_points_exact")}
