@@ -110,7 +110,9 @@ class _Scanner(ast.NodeVisitor):
         code = _const(args[0]) if args else None
         if name == "Violation":
             params, reason = _dict_keys(args[2] if len(args) > 2 else keywords.get("params"))
-            if code:
+            if "reason" in params and reason is None:
+                pass  # scoring.types.bad itself: its callers name the reason
+            elif code:
                 self.add(code, reason=reason, params=params)
             else:
                 self.dynamic_params |= params
@@ -146,9 +148,6 @@ def raised() -> dict[str, Found]:
             scanner.visit(ast.parse(path.read_text(), str(path)))
             for code in scanner.play_codes:
                 scanner.add(code, params=scanner.dynamic_params or {"trick", "seat", "card", "legal_cards"})
-    for item in found.values():  # a refusal named by a code alone (refusals.words("code")) has no params of its own
-        if item.params.get(None) == set() and len(item.params) > 1:
-            del item.params[None]
     return found
 
 
