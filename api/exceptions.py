@@ -4,7 +4,7 @@ The library formats every DRF exception as ``{"type", "errors": [{"code", "attr"
 This module plugs in at its documented customisation points (``EXCEPTION_HANDLER_CLASS`` and
 ``EXCEPTION_FORMATTER_CLASS``) to translate what the domain raises:
 
-- ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field, message);
+- ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field and its words);
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
 - ``tournaments.services.errors.IdempotencyKeyMismatch``: 422 ``client_error`` ``idempotency_key_mismatch``;
 - any other ``ServiceError``: 400 ``validation_error`` (``InvalidFields``: one error per field);
@@ -13,6 +13,9 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
   ``server_error`` ``database_unavailable`` with ``Retry-After`` (``config.database_unavailable``);
 - hostile input: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` 413 ``too_large``, JSON nested too
   deeply for the parser (``RecursionError``) 400 ``parse_error``. Never a 500 for bad input.
+
+Every ``detail`` is written by ``tournaments.refusals`` from the code and its params, in the request's
+language (LocaleMiddleware: ``Accept-Language``, English without it); ``code`` and ``attr`` never change.
 """
 
 from __future__ import annotations
@@ -27,17 +30,18 @@ from rest_framework import exceptions, status
 from rest_framework.exceptions import ErrorDetail
 
 from config.database_unavailable import DATABASE_FAULTS, RETRY_AFTER_SECONDS, database_unavailable_message
+from tournaments import refusals
 from tournaments.services.errors import ServiceError
 
 from .engine import RuleViolation
 
 
 class RuleValidationError(exceptions.ValidationError):
-    """A 400 carrying the rules engine's violations, each with its own code and field."""
+    """A 400 carrying the rules engine's violations (or a service's errors), each with its own code and field."""
 
-    def __init__(self, violations):
-        self.violations = list(violations)
-        super().__init__([ErrorDetail(v.message, code=v.code) for v in self.violations])
+    def __init__(self, errors: list[dict]):
+        self.refusals = list(errors)  # {code, attr, detail} each (tournaments.refusals.render)
+        super().__init__([ErrorDetail(e["detail"], code=e["code"]) for e in self.refusals])
 
 
 class ConflictError(exceptions.APIException):
@@ -78,13 +82,6 @@ def conflict(code: str, message: str) -> ConflictError:
     return ConflictError(ErrorDetail(message, code=code))
 
 
-class _Violation:
-    """A violation-like record for a service error that is not a rule violation."""
-
-    def __init__(self, code, field, message):
-        self.code, self.field, self.message = code, field, message
-
-
 class ExceptionHandler(BaseExceptionHandler):
     """Convert domain exceptions to DRF ones before the library formats them."""
 
@@ -92,30 +89,30 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, RequestDataTooBig):
             from django.conf import settings
 
-            return PayloadTooLarge(ErrorDetail(
-                f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.", code="too_large"))
+            return PayloadTooLarge(ErrorDetail(refusals.words(
+                "too_large", {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}), code="too_large"))
         if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
-            return exceptions.ParseError(ErrorDetail("The request has too many fields.", code="too_many_fields"))
+            return exceptions.ParseError(ErrorDetail(refusals.words("too_many_fields"), code="too_many_fields"))
         if isinstance(exc, RecursionError):
-            return exceptions.ParseError(ErrorDetail("The request body is nested too deeply.", code="parse_error"))
+            return exceptions.ParseError(ErrorDetail(refusals.words("parse_error", {"reason": "nested"}),
+                                                     code="parse_error"))
         if isinstance(exc, RuleViolation):
-            return RuleValidationError(exc.violations)
+            return RuleValidationError(refusals.render(exc))
         if isinstance(exc, ServiceError):
+            found = refusals.render(exc)  # InvalidFields: one error per field
             if exc.status == 409:  # a Conflict
-                return conflict(exc.code or "conflict", exc.message)
+                return conflict(found[0]["code"], found[0]["detail"])
             if exc.status == 422:  # an IdempotencyKeyMismatch
-                return UnprocessableError(ErrorDetail(exc.message, code=exc.code or "unprocessable"))
-            errors = getattr(exc, "errors", None) or [(exc.code, exc.field, exc.message)]  # InvalidFields: several
-            return RuleValidationError([_Violation(code or "invalid", field, message)
-                                        for code, field, message in errors])
+                return UnprocessableError(ErrorDetail(found[0]["detail"], code=found[0]["code"]))
+            return RuleValidationError(found)
         if isinstance(exc, (ProtectedError, RestrictedError)):
-            return conflict("protected", "This object is still referred to by others and cannot be deleted.")
+            return conflict("protected", refusals.words("protected"))
         if isinstance(exc, IntegrityError):
-            return conflict("integrity", "The change conflicts with stored data (a duplicate or a concurrent change).")
+            return conflict("integrity", refusals.words("integrity"))
         if isinstance(exc, DATABASE_FAULTS):
             return DatabaseUnavailable(ErrorDetail(database_unavailable_message(), code="database_unavailable"))
         if isinstance(exc, DataError):
-            return exceptions.ValidationError(ErrorDetail("A value is out of range.", code="out_of_range"))
+            return exceptions.ValidationError(ErrorDetail(refusals.words("out_of_range"), code="out_of_range"))
         return super().convert_known_exceptions(exc)
 
 
@@ -124,5 +121,5 @@ class ExceptionFormatter(BaseExceptionFormatter):
 
     def get_errors(self) -> list[Error]:
         if isinstance(self.exc, RuleValidationError):
-            return [Error(v.code, v.message, v.field) for v in self.exc.violations]
+            return [Error(e["code"], e["detail"], e["attr"]) for e in self.exc.refusals]
         return super().get_errors()

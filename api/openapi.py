@@ -308,7 +308,7 @@ EXAMPLE_RULE_REFUSAL = OpenApiExample(
     summary="The points do not add up to the variant's hand total",
     value={"type": "validation_error",
            "errors": [{"code": "points_total", "attr": "points",
-                       "detail": "points must add up to 60; got 37 + 22 = 59"}]},
+                       "detail": "The points of the two teams must add up to 60; these add up to 59."}]},
 )
 EXAMPLE_STANDINGS = OpenApiExample(
     "Standings after two rounds", response_only=True, status_codes=["200"],

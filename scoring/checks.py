@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .types import Violation
+from .types import Violation, bad, shown
 from .variants import Rules
 
 NO_TRUMP = "none"
@@ -14,9 +14,7 @@ def check_seat(rules: Rules, seat: Any, field_name: str, errors: list[Violation]
     """Return whether ``seat`` is a seat of the variant, appending invalid_input to ``errors`` if not."""
     if seat in rules.position:
         return True
-    name = field_name.rpartition(".")[2]
-    errors.append(Violation("invalid_input", field_name,
-                            f"{name} must be one of {', '.join(rules.order)}; got {seat!r}"))
+    errors.append(bad(field_name, "seat", field=field_name, value=shown(seat), seats=list(rules.order)))
     return False
 
 
@@ -31,37 +29,35 @@ def resolve_trump(rules: Rules, trump: str | None, turned_card: str | None,
     v = rules.variant
     deck = rules.deck
     if trump is not None and trump != NO_TRUMP and deck.suit_index(trump) is None:
-        errors.append(Violation("trump_invalid", "trump",
-                                f"trump {trump!r} is not a suit of {v.slug} ({', '.join(v.suits)})"))
+        errors.append(Violation("trump_invalid", "trump", {"reason": "not_a_suit", "trump": shown(trump),
+                                                           "variant": v.slug, "suits": list(v.suits)}))
         return None
     if v.trump_mode == "turned":
         if turned_card is None:
             if required:
                 errors.append(Violation("trump_invalid", "turned_card",
-                                        f"{v.slug} turns up the dealer's last card: turned_card is required"))
+                                        {"reason": "turned_card_required", "variant": v.slug}))
             return None
         index = deck.index.get(turned_card)
         if index is None:
-            errors.append(Violation("unknown_card", "turned_card",
-                                    f"turned card {turned_card!r} is not a card of {v.slug}"))
+            errors.append(Violation("unknown_card", "turned_card", {"card": shown(turned_card), "variant": v.slug}))
             return None
         suit = deck.suit_of[index]
         if trump is not None and trump != v.suits[suit]:
             errors.append(Violation("trump_invalid", "trump",
-                                    f"trump {trump!r} is not the suit of the turned card {turned_card}"))
+                                    {"reason": "not_turned_suit", "trump": shown(trump), "card": turned_card}))
             return None
         return suit
     if turned_card is not None:
-        errors.append(Violation("trump_invalid", "turned_card",
-                                f"{v.slug} turns no card: the trump is entered as 'trump'"))
+        errors.append(Violation("trump_invalid", "turned_card", {"reason": "turns_no_card", "variant": v.slug}))
         return None
     if trump is None:
         if required:
-            errors.append(Violation("trump_invalid", "trump", f"{v.slug} needs a trump suit"))
+            errors.append(Violation("trump_invalid", "trump", {"reason": "trump_required", "variant": v.slug}))
         return None
     if trump == NO_TRUMP:
         if not v.no_trump:
-            errors.append(Violation("trump_invalid", "trump", f"{v.slug} has no no-trump hands"))
+            errors.append(Violation("trump_invalid", "trump", {"reason": "no_no_trump", "variant": v.slug}))
         return None
     return deck.suit_index(trump)
 
@@ -77,8 +73,7 @@ def parse_deal(rules: Rules, hands: Any, dealer: str, turned_card: str | None,
     seats = rules.order
     field_name = prefix + "hands"
     if not isinstance(hands, Mapping) or set(hands) != set(seats):
-        errors.append(Violation("deck_invalid", field_name,
-                                f"hands must give the cards of each seat {', '.join(seats)}"))
+        errors.append(Violation("deck_invalid", field_name, {"reason": "seats", "seats": list(seats)}))
         return None
     per_seat = deck.size // len(seats)
     index = deck.index
@@ -89,17 +84,17 @@ def parse_deal(rules: Rules, hands: Any, dealer: str, turned_card: str | None,
         cards: Sequence[str] = hands[seat]
         if len(cards) != per_seat:
             errors.append(Violation("deck_invalid", f"{field_name}.{seat}",
-                                    f"{seat} holds {len(cards)} cards; each seat must hold {per_seat}"))
+                                    {"reason": "count", "seat": seat, "count": len(cards), "per_seat": per_seat}))
         mask = 0
         for code in cards:
             i = index.get(code)
             if i is None:
                 errors.append(Violation("unknown_card", f"{field_name}.{seat}",
-                                        f"{code!r} is not a card of {rules.variant.slug}"))
+                                        {"card": shown(code), "variant": rules.variant.slug}))
                 continue
             bit = 1 << i
             if seen & bit:
-                errors.append(Violation("deck_invalid", f"{field_name}.{seat}", f"{code} is dealt twice"))
+                errors.append(Violation("deck_invalid", f"{field_name}.{seat}", {"reason": "twice", "card": code}))
             seen |= bit
             mask |= bit
         masks[seat] = mask
@@ -108,12 +103,12 @@ def parse_deal(rules: Rules, hands: Any, dealer: str, turned_card: str | None,
     if seen != deck.full:
         missing = deck.codes_of(deck.full & ~seen)
         errors.append(Violation("deck_invalid", field_name,
-                                f"{len(missing)} cards are not dealt: {', '.join(missing)}"))
+                                {"reason": "missing", "count": len(missing), "cards": list(missing)}))
         return None
     if turned_card is not None:
         i = index.get(turned_card)
         if i is not None and not masks.get(dealer, 0) >> i & 1:
             errors.append(Violation("deck_invalid", field_name,
-                                    f"the turned card {turned_card} is not in the dealer {dealer}'s hand"))
+                                    {"reason": "turned_not_dealt", "card": turned_card, "dealer": dealer}))
             return None
     return masks

@@ -6,7 +6,9 @@ from dataclasses import replace
 from typing import Sequence
 
 from .hand import game_context, initial_state, score_in_game
-from .types import SIDES, GameResult, GameSettings, GameState, Hand, MatchResult, RuleViolation, Violation, ahead
+from .types import (
+    SIDES, GameResult, GameSettings, GameState, Hand, MatchResult, RuleViolation, Violation, ahead, bad, shown,
+)
 from .variants import get_variant
 
 
@@ -59,22 +61,21 @@ def fold_match(best_of: int, game_winners: Sequence[str | None]) -> MatchResult:
     an unfinished game (None) may only be the last one.
     """
     if isinstance(best_of, bool) or not isinstance(best_of, int) or best_of < 1:
-        raise RuleViolation(Violation("invalid_input", "best_of", f"best_of must be an integer >= 1; got {best_of!r}"))
+        raise RuleViolation(bad("best_of", "minimum", field="best_of", minimum=1, value=shown(best_of)))
     needed = (best_of + 1) // 2
     won = {"ns": 0, "ew": 0}
     played = 0
     winner = None
     for i, game in enumerate(game_winners):
         if winner is not None:
-            raise RuleViolation(Violation("game_over", "games", f"the match was decided ({winner}) before game {i + 1}"))
+            raise RuleViolation(Violation("game_over", "games",
+                                          {"reason": "match_decided_before", "winner": winner, "game": i + 1}))
         if game is None:
             if i != len(game_winners) - 1:
-                raise RuleViolation(Violation("invalid_input", "games",
-                                              f"game {i + 1} is unfinished but game {i + 2} follows it"))
+                raise RuleViolation(bad("games", "game_unfinished", game=i + 1, next=i + 2))
             break
         if game not in SIDES and game != "draw":
-            raise RuleViolation(Violation("invalid_input", "games",
-                                          f"game {i + 1}: winner must be 'ns', 'ew', 'draw' or null; got {game!r}"))
+            raise RuleViolation(bad("games", "game_winner", game=i + 1, value=shown(game)))
         played += 1
         if game in SIDES:
             won[game] += 1

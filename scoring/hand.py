@@ -8,6 +8,7 @@ from .checks import NO_TRUMP, check_seat, parse_deal, resolve_trump
 from .play import run_play
 from .types import (
     OTHER_SIDE, SEAT_SIDE, SIDES, Bonus, GameSettings, GameState, Hand, HandResult, RuleViolation, Violation, ahead,
+    bad, shown,
 )
 from .variants import Rules, Variant, get_variant
 
@@ -33,17 +34,17 @@ def game_context(rules: Rules, settings: GameSettings | None, favourite: str | N
         favourite = settings.favourite
     if favourite is not None:
         if not v.favourite:
-            errors.append(Violation("call_not_allowed", "favourite", f"{v.slug} has no favourite suit"))
+            errors.append(Violation("call_not_allowed", "favourite", {"reason": "favourite", "variant": v.slug}))
         elif favourite not in v.suits:
-            errors.append(Violation("invalid_input", "favourite",
-                                    f"favourite {favourite!r} is not a suit of {v.slug} ({', '.join(v.suits)})"))
+            errors.append(bad("favourite", "suit", field="favourite", value=shown(favourite), variant=v.slug,
+                              suits=list(v.suits)))
     if first is not None:
         check_seat(rules, first, "first_dealer", errors)
     if albur is not None:
         if not (v.albur_points and rules.albur):
-            errors.append(Violation("call_not_allowed", "albur", f"{v.slug} is not played with the albur here"))
+            errors.append(Violation("call_not_allowed", "albur", {"reason": "albur", "variant": v.slug}))
         elif albur not in SIDES:
-            errors.append(Violation("invalid_input", "albur", f"albur must be 'ns' or 'ew'; got {albur!r}"))
+            errors.append(bad("albur", "side", field="albur", value=shown(albur)))
     if errors:
         raise RuleViolation(errors)
     return GameContext(favourite, first, albur)
@@ -95,10 +96,9 @@ def score_in_game(rules: Rules, ctx: GameContext, hand: Hand, state: GameState) 
         raise RuleViolation(errors)
     result = _compute(rules, ctx, hand, state, trump_suit, tricks, points)
     if hand.score is not None and dict(hand.score) != result.score:
-        raise RuleViolation(Violation(
-            "score_mismatch", "score",
-            f"the sheet says ns {hand.score.get('ns')}, ew {hand.score.get('ew')}; "
-            f"the hand scores ns {result.score['ns']}, ew {result.score['ew']} ({v.slug})"))
+        raise RuleViolation(Violation("score_mismatch", "score", {
+            "sheet_ns": hand.score.get("ns"), "sheet_ew": hand.score.get("ew"),
+            "ns": result.score["ns"], "ew": result.score["ew"], "variant": v.slug}))
     return result
 
 
@@ -108,51 +108,45 @@ def score_in_game(rules: Rules, ctx: GameContext, hand: Hand, state: GameState) 
 def _check(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors: list[Violation]):
     v = rules.variant
     if state.winner is not None:
-        what = "drawn" if state.winner == "draw" else f"won by {state.winner}"
-        errors.append(Violation("game_over", None, f"the game is already decided ({what})"))
+        errors.append(Violation("game_over", None, {"reason": "game_decided", "winner": state.winner}))
     elif rules.target is not None and _reached(state.totals, rules.target) is not None:
         # A state sent by hand (the stateless score) may omit the winner: its totals decide, as in a stored game.
-        errors.append(Violation("game_over", "state.totals",
-                                f"the game is already decided: ns {state.totals['ns']}, ew {state.totals['ew']} "
-                                f"with the target at {rules.target}"))
+        errors.append(Violation("game_over", "state.totals", {"reason": "target_reached", "ns": state.totals["ns"],
+                                                               "ew": state.totals["ew"], "target": rules.target}))
     _check_tie_state(rules, state, errors)
     _check_dealer(rules, ctx, hand, state, errors)
     trump_suit = resolve_trump(rules, hand.trump, hand.turned_card, errors, required=not hand.thrown_in)
     _check_calls(rules, hand, errors)
     if hand.penalty is not None:
         if hand.penalty.type not in v.penalties:
-            known = ", ".join(v.penalties) or "none"
-            errors.append(Violation("penalty_not_allowed", "penalty",
-                                    f"{v.slug} knows no penalty {hand.penalty.type!r} (penalties: {known})"))
+            errors.append(Violation("penalty_not_allowed", "penalty", {
+                "penalty": shown(hand.penalty.type), "variant": v.slug, "penalties": list(v.penalties)}))
         if hand.penalty.side not in SIDES:
-            errors.append(Violation("invalid_input", "penalty", f"penalty side must be 'ns' or 'ew'; "
-                                                                f"got {hand.penalty.side!r}"))
+            errors.append(bad("penalty", "side", field="penalty.side", value=shown(hand.penalty.side)))
     tricks, points = hand.tricks, hand.points
     if hand.thrown_in:
         for name in ("tricks", "points", "penalty", "play"):
             if getattr(hand, name) is not None:
-                errors.append(Violation("invalid_input", name, f"a thrown-in deal carries no {name}"))
+                errors.append(bad(name, "thrown_in_carries", field=name))
         return trump_suit, None, None
     if hand.play is not None:
         played = _check_play(rules, hand, trump_suit, errors)
         if played is not None:
             for name, given, derived in (("tricks", tricks, played[0]), ("points", points, played[1])):
                 if given is not None and dict(given) != derived:
-                    errors.append(Violation(
-                        "play_mismatch", name,
-                        f"{name} given as ns {given.get('ns')}, ew {given.get('ew')}; "
-                        f"the play gives ns {derived['ns']}, ew {derived['ew']}"))
+                    errors.append(Violation("play_mismatch", name, {
+                        "field": name, "given_ns": given.get("ns"), "given_ew": given.get("ew"),
+                        "ns": derived["ns"], "ew": derived["ew"]}))
             tricks, points = played
         elif tricks is None:
             return trump_suit, None, None
     if (tricks is None) != (points is None):
         missing = "points" if points is None else "tricks"
-        errors.append(Violation("invalid_input", missing, "tricks and points go together: give both or neither"))
+        errors.append(bad(missing, "tricks_and_points"))
         return trump_suit, None, None
     if tricks is None:
         if hand.penalty is None:
-            errors.append(Violation("invalid_input", "tricks",
-                                    "a played hand needs tricks and points (or the full play)"))
+            errors.append(bad("tricks", "counts_required"))
         return trump_suit, None, None
     _check_counts(rules, tricks, points, errors)
     return trump_suit, tricks, points
@@ -166,13 +160,12 @@ def _check_tie_state(rules: Rules, state: GameState, errors: list[Violation]):
     field_name = "state.tie_multiplier" if state.tie_multiplier > 1 else "state.tie_pending"
     v = rules.variant
     if rules.tie_doubling == "off":
-        why = ("has no tie double" if "tie_doubling" not in v.options
-               else "is played here with tie_doubling 'off'")
-        errors.append(Violation("invalid_input", field_name,
-                                f"{v.slug} {why}: a pending tie (x{pending}) cannot arise"))
+        if "tie_doubling" not in v.options:
+            errors.append(bad(field_name, "no_tie_double", variant=v.slug, multiplier=pending))
+        else:
+            errors.append(bad(field_name, "tie_doubling_off", variant=v.slug, multiplier=pending))
     elif rules.tie_doubling == "next" and pending != 2:
-        errors.append(Violation("invalid_input", field_name,
-                                f"with tie_doubling 'next' a pending tie doubles (x2); got x{pending}"))
+        errors.append(bad(field_name, "tie_doubling_next", multiplier=pending))
 
 
 def _check_dealer(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors: list[Violation]):
@@ -185,41 +178,38 @@ def _check_dealer(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, 
             return
         expected = rules.next_seat[previous]
         if dealer != expected:
-            errors.append(Violation("dealer_out_of_turn", "dealer",
-                                    f"{previous} dealt the previous hand, so {expected} deals "
-                                    f"({rules.direction}); got {dealer}"))
+            errors.append(Violation("dealer_out_of_turn", "dealer", {
+                "reason": "next_seat", "previous": previous, "expected": expected, "dealer": dealer,
+                "direction": rules.direction}))
     elif state.deals_played == 0:
         if ctx.first_dealer is not None and dealer != ctx.first_dealer:
-            errors.append(Violation("dealer_out_of_turn", "dealer",
-                                    f"the game's first dealer is {ctx.first_dealer}; got {dealer}"))
+            errors.append(Violation("dealer_out_of_turn", "dealer", {
+                "reason": "first_dealer", "expected": ctx.first_dealer, "dealer": dealer}))
         elif ctx.albur is not None and SEAT_SIDE[dealer] == ctx.albur:
-            errors.append(Violation("dealer_out_of_turn", "dealer",
-                                    f"{ctx.albur} won the albur, so the other side deals first; got {dealer}"))
+            errors.append(Violation("dealer_out_of_turn", "dealer", {
+                "reason": "albur", "side": ctx.albur, "dealer": dealer}))
 
 
 def _check_calls(rules: Rules, hand: Hand, errors: list[Violation]):
     v = rules.variant
     if isinstance(hand.doublings, bool) or not isinstance(hand.doublings, int) or hand.doublings < 0:
-        errors.append(Violation("invalid_input", "doublings", f"doublings must be a count >= 0; "
-                                                              f"got {hand.doublings!r}"))
+        errors.append(bad("doublings", "minimum", field="doublings", minimum=0, value=shown(hand.doublings)))
         return
     if hand.blind:
         if v.blind_multiplier <= 1 or not rules.blind_allowed:
-            errors.append(Violation("call_not_allowed", "blind", f"{v.slug} is played without blind no trump"))
+            errors.append(Violation("call_not_allowed", "blind", {"reason": "blind", "variant": v.slug}))
         elif hand.trump != NO_TRUMP:
-            errors.append(Violation("call_not_allowed", "blind",
-                                    f"blind is a no-trump call; trump is {hand.trump!r}, not 'none'"))
+            errors.append(Violation("call_not_allowed", "blind", {"reason": "blind_trump", "trump": shown(hand.trump)}))
     if hand.doublings and not v.doublings:
-        errors.append(Violation("call_not_allowed", "doublings", f"{v.slug} has no doublings; "
-                                                                 f"got {hand.doublings}"))
+        errors.append(Violation("call_not_allowed", "doublings", {
+            "reason": "doublings", "variant": v.slug, "doublings": hand.doublings}))
     cap = rules.max_multiplier
     if cap is not None and not any(e.field in ("blind", "doublings") for e in errors):
         calls = _calls_multiplier(rules, hand)
         if calls > cap:
             name = "doublings" if hand.doublings else ("blind" if hand.blind else "trump")
-            errors.append(Violation("call_not_allowed", name,
-                                    f"the calls multiply by {calls} (no trump and {hand.doublings} doublings); "
-                                    f"max_multiplier is {cap}"))
+            errors.append(Violation("call_not_allowed", name, {
+                "reason": "max_multiplier", "multiplier": calls, "doublings": hand.doublings, "maximum": cap}))
 
 
 def _check_counts(rules: Rules, tricks: Mapping[str, int], points: Mapping[str, int], errors: list[Violation]):
@@ -231,16 +221,16 @@ def _check_counts(rules: Rules, tricks: Mapping[str, int], points: Mapping[str, 
     for name, values in (("tricks", (t_ns, t_ew)), ("points", (p_ns, p_ew))):
         for side, value in zip(SIDES, values):
             if value < 0:
-                errors.append(Violation("invalid_input", f"{name}.{side}", f"{name}.{side} must be >= 0; got {value}"))
+                errors.append(bad(f"{name}.{side}", "minimum", field=f"{name}.{side}", minimum=0, value=shown(value)))
                 bad = True
     if bad:
         return
     if t_ns + t_ew != v.tricks_per_deal:
         errors.append(Violation("tricks_total", "tricks",
-                                f"tricks must add up to {v.tricks_per_deal}; got {t_ns} + {t_ew} = {t_ns + t_ew}"))
+                                {"total": v.tricks_per_deal, "ns": t_ns, "ew": t_ew, "sum": t_ns + t_ew}))
     if p_ns + p_ew != v.hand_total:
         errors.append(Violation("points_total", "points",
-                                f"points must add up to {v.hand_total}; got {p_ns} + {p_ew} = {p_ns + p_ew}"))
+                                {"total": v.hand_total, "ns": p_ns, "ew": p_ew, "sum": p_ns + p_ew}))
     per_trick = len(rules.order)
     all_card_points = deck.best_points[deck.size]
     tp = v.trick_points
@@ -249,16 +239,14 @@ def _check_counts(rules: Rules, tricks: Mapping[str, int], points: Mapping[str, 
         if k == 0:
             if p != 0:
                 errors.append(Violation("points_impossible", f"points.{side}",
-                                        f"{side} took 0 tricks, so it has 0 points; got {p}"))
+                                        {"reason": "no_tricks", "side": side, "points": p}))
             continue
         low = all_card_points - deck.max_card_points(per_trick * other_k)
         high = deck.max_card_points(per_trick * k)
         if card < 0 or card > high or card < low:
-            trick_part = f" - {tp * k} for {k} trick{'s' if k != 1 else ''}" if tp else ""
-            errors.append(Violation(
-                "points_impossible", f"points.{side}",
-                f"{side} has {card} card points ({p}{trick_part}); with {k} tricks to {other_k} "
-                f"that must be between {max(low, 0)} and {high}"))
+            errors.append(Violation("points_impossible", f"points.{side}", {
+                "reason": "card_points", "side": side, "card_points": card, "points": p, "trick_points": tp * k,
+                "tricks": k, "other_tricks": other_k, "low": max(low, 0), "high": high}))
 
 
 def _check_play(rules: Rules, hand: Hand, trump_suit: int | None, errors: list[Violation]):
@@ -275,14 +263,13 @@ def _check_play(rules: Rules, hand: Hand, trump_suit: int | None, errors: list[V
         return None
     if not played.legal:
         w = played.violation
-        errors.append(Violation(w["code"], "play.cards",
-                                f"trick {w['trick']}: {w['seat']} may not play {w['card']} ({w['code']}); "
-                                f"legal: {', '.join(w['legal_cards'])}"))
+        errors.append(Violation(w["code"], "play.cards", {
+            "trick": w["trick"], "seat": w["seat"], "card": w["card"], "legal_cards": list(w["legal_cards"]),
+            **({"played_by": w["played_by"]} if w.get("played_by") else {})}))
         return None
     if not played.complete:
         n = sum(len(t["cards"]) for t in played.tricks)
-        errors.append(Violation("invalid_input", "play.cards",
-                                f"the play stops after {n} of {rules.deck.size} cards; a hand needs every card"))
+        errors.append(bad("play.cards", "play_incomplete", played=n, cards=rules.deck.size))
         return None
     return played.tricks_won, played.points
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from .checks import check_seat, parse_deal, resolve_trump
-from .types import PlayResult, RuleViolation, Violation
+from .types import PlayResult, RuleViolation, Violation, bad, shown
 from .variants import Rules, Variant, get_variant
 
 
@@ -83,7 +83,7 @@ def check_play(variant: "str | Variant", *, dealer: str, hands: Mapping[str, Seq
     trump_suit = resolve_trump(rules, trump, turned_card, errors)
     masks = parse_deal(rules, hands, dealer, turned_card, errors)
     if not isinstance(cards, (list, tuple)):
-        errors.append(Violation("invalid_input", "cards", "cards must be a list of card codes"))
+        errors.append(bad("cards", "card_list", field="cards"))
     if errors:
         raise RuleViolation(errors)
     return run_play(rules, dealer, trump_suit, masks, cards)
@@ -114,7 +114,7 @@ def run_play(rules: Rules, dealer: str, trump_suit: int | None, masks: Mapping[s
         c = index.get(code)
         if c is None:
             raise RuleViolation(Violation("unknown_card", field_name,
-                                          f"{code!r} is not a card of {rules.variant.slug}"))
+                                          {"card": shown(code), "variant": rules.variant.slug}))
         hand = hm[p]
         bit = 1 << c
         if not hand & bit:

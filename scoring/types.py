@@ -26,19 +26,28 @@ def ahead(counts: Mapping[str, int]) -> str:
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule or malformed field, with its stable code (rules.md §4)."""
+    """One broken rule or malformed field: its stable code (rules.md §4), its field and the values it names.
+
+    ``params`` are plain values (numbers, seats, cards, suits, a variant's slug...); the words are not the
+    engine's business (``tournaments.refusals`` writes them in each language). An ``invalid_input`` names
+    what is wrong in ``params["reason"]``.
+    """
 
     code: str
     field: str | None
-    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
     hand_index: int | None = None
 
     def to_dict(self) -> dict:
-        """Return the JSON shape of an api.md error item (code, attr, detail)."""
-        d = {"code": self.code, "attr": self.field, "detail": self.message}
+        """Return the violation as plain values: code, attr (the field), params (and the hand's index)."""
+        d = {"code": self.code, "attr": self.field, "params": dict(self.params)}
         if self.hand_index is not None:
             d["hand_index"] = self.hand_index
         return d
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.code}({self.field or '-'}{': ' + shown if shown else ''})"
 
 
 class RuleViolation(Exception):
@@ -48,7 +57,7 @@ class RuleViolation(Exception):
         if isinstance(violations, Violation):
             violations = [violations]
         self.violations: list[Violation] = list(violations)
-        super().__init__("; ".join(f"{v.code}: {v.message}" for v in self.violations))
+        super().__init__("; ".join(str(v) for v in self.violations))
 
     @property
     def codes(self) -> list[str]:
@@ -56,8 +65,15 @@ class RuleViolation(Exception):
         return [v.code for v in self.violations]
 
 
-def _bad(field_name: str | None, message: str, code: str = "invalid_input") -> Violation:
-    return Violation(code, field_name, message)
+def shown(value: Any, limit: int = 40) -> str:
+    """Return a value as a short plain string for a violation's params (what was sent, cut to ``limit``)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def bad(field_name: str | None, reason: str, **params: Any) -> Violation:
+    """Return an ``invalid_input`` violation: ``reason`` says what is wrong, ``params`` the values it names."""
+    return Violation("invalid_input", field_name, {"reason": reason, **params})
 
 
 # --------------------------------------------------------------------------- inputs
@@ -91,13 +107,13 @@ def _side_ints(data: Any, name: str, errors: list[Violation]) -> dict[str, int] 
     if data is None:
         return None
     if not isinstance(data, Mapping) or set(data) != set(SIDES):
-        errors.append(_bad(name, f"{name} must be an object with exactly the keys 'ns' and 'ew'"))
+        errors.append(bad(name, "sides", field=name))
         return None
     out = {}
     for side in SIDES:
         value = data[side]
         if isinstance(value, bool) or not isinstance(value, int):
-            errors.append(_bad(f"{name}.{side}", f"{name}.{side} must be an integer; got {value!r}"))
+            errors.append(bad(f"{name}.{side}", "integer", field=f"{name}.{side}", value=shown(value)))
             return None
         out[side] = value
     return out
@@ -105,7 +121,7 @@ def _side_ints(data: Any, name: str, errors: list[Violation]) -> dict[str, int] 
 
 def _card_list(data: Any, name: str, errors: list[Violation]) -> tuple[str, ...] | None:
     if not isinstance(data, (list, tuple)) or not all(isinstance(c, str) for c in data):
-        errors.append(_bad(name, f"{name} must be a list of card codes"))
+        errors.append(bad(name, "card_list", field=name))
         return None
     return tuple(data)
 
@@ -133,16 +149,16 @@ class Hand:
         Keys that are not part of a hand (``id``, ``state``, ``options``...) are ignored.
         """
         if not isinstance(data, Mapping):
-            raise RuleViolation(_bad(None, "a hand must be a JSON object"))
+            raise RuleViolation(bad(None, "object", field="hand"))
         errors: list[Violation] = []
         dealer = data.get("dealer")
         if not isinstance(dealer, str):
-            errors.append(_bad("dealer", f"dealer must be a seat letter; got {dealer!r}"))
+            errors.append(bad("dealer", "seat", field="dealer", value=shown(dealer), seats=["N", "E", "S", "W"]))
         strings = {}
         for key in ("trump", "turned_card"):
             value = data.get(key)
             if value is not None and not isinstance(value, str):
-                errors.append(_bad(key, f"{key} must be a string; got {value!r}"))
+                errors.append(bad(key, "string", field=key, value=shown(value)))
                 value = None
             strings[key] = value
         flags = {}
@@ -151,14 +167,14 @@ class Hand:
             if value is None:
                 value = False
             if not isinstance(value, bool):
-                errors.append(_bad(key, f"{key} must be true or false; got {value!r}"))
+                errors.append(bad(key, "boolean", field=key, value=shown(value)))
                 value = False
             flags[key] = value
         doublings = data.get("doublings", 0)
         if doublings is None:
             doublings = 0
         if isinstance(doublings, bool) or not isinstance(doublings, int) or doublings < 0:
-            errors.append(_bad("doublings", f"doublings must be a count >= 0; got {doublings!r}"))
+            errors.append(bad("doublings", "minimum", field="doublings", minimum=0, value=shown(doublings)))
             doublings = 0
         tricks = _side_ints(data.get("tricks"), "tricks", errors)
         points = _side_ints(data.get("points"), "points", errors)
@@ -171,14 +187,14 @@ class Hand:
                 or not isinstance(raw_penalty.get("type"), str)
                 or raw_penalty.get("side") not in SIDES
             ):
-                errors.append(_bad("penalty", "penalty must be {\"type\": <str>, \"side\": \"ns\" or \"ew\"}"))
+                errors.append(bad("penalty", "penalty_shape", field="penalty"))
             else:
                 penalty = Penalty(raw_penalty["type"], raw_penalty["side"])
         play = None
         raw_play = data.get("play")
         if raw_play is not None:
             if not isinstance(raw_play, Mapping) or not isinstance(raw_play.get("hands"), Mapping):
-                errors.append(_bad("play", "play must be {\"hands\": {seat: [cards]}, \"cards\": [cards]}"))
+                errors.append(bad("play", "play_shape", field="play"))
             else:
                 hands = {}
                 for seat, cards in raw_play["hands"].items():
@@ -251,22 +267,22 @@ class GameState:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RuleViolation(_bad("state", "state must be a JSON object"))
+            raise RuleViolation(bad("state", "object", field="state"))
         errors: list[Violation] = []
         totals = _side_ints(data.get("totals", {"ns": 0, "ew": 0}), "state.totals", errors)
         tie_pending = data.get("tie_pending", False)
         if not isinstance(tie_pending, bool):
-            errors.append(_bad("state.tie_pending", f"tie_pending must be true or false; got {tie_pending!r}"))
+            errors.append(bad("state.tie_pending", "boolean", field="state.tie_pending", value=shown(tie_pending)))
         kwargs = {}
         for key in ("previous_dealer", "favourite", "winner"):
             value = data.get(key)
             if value is not None and not isinstance(value, str):
-                errors.append(_bad(f"state.{key}", f"{key} must be a string; got {value!r}"))
+                errors.append(bad(f"state.{key}", "string", field=f"state.{key}", value=shown(value)))
             kwargs[key] = value
         for key, default in (("deals_played", 0), ("tie_multiplier", 1)):
             value = data.get(key, default)
             if isinstance(value, bool) or not isinstance(value, int) or value < default:
-                errors.append(_bad(f"state.{key}", f"{key} must be an integer >= {default}; got {value!r}"))
+                errors.append(bad(f"state.{key}", "minimum", field=f"state.{key}", minimum=default, value=shown(value)))
             kwargs[key] = value
         if errors:
             raise RuleViolation(errors)

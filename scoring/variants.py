@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .cards import Deck
-from .types import SEAT_SIDE, RuleViolation, Violation
+from .types import SEAT_SIDE, RuleViolation, Violation, bad, shown
 
 FRENCH_SUITS = ("S", "H", "D", "C")
 FRENCH_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -41,22 +41,26 @@ class OptionSpec:
         """Return a violation if ``value`` is not acceptable, else None."""
         field_name = f"options.{name}"
         if value is None:
-            return None if self.nullable else Violation("invalid_option", field_name, f"{name} may not be null")
+            if self.nullable:
+                return None
+            return Violation("invalid_option", field_name, {"reason": "null", "option": name})
         if self.kind == "bool":
             if not isinstance(value, bool):
-                return Violation("invalid_option", field_name, f"{name} must be true or false; got {value!r}")
+                return Violation("invalid_option", field_name,
+                                 {"reason": "boolean", "option": name, "value": shown(value)})
         elif self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                return Violation("invalid_option", field_name, f"{name} must be an integer; got {value!r}")
+                return Violation("invalid_option", field_name,
+                                 {"reason": "integer", "option": name, "value": shown(value)})
             if self.minimum is not None and value < self.minimum:
                 return Violation("invalid_option", field_name,
-                                 f"{name} must be at least {self.minimum}; got {value}")
+                                 {"reason": "minimum", "option": name, "minimum": self.minimum, "value": value})
             if self.maximum is not None and value > self.maximum:
                 return Violation("invalid_option", field_name,
-                                 f"{name} must be at most {self.maximum}; got {value}")
+                                 {"reason": "maximum", "option": name, "maximum": self.maximum, "value": value})
         elif self.kind == "choice" and value not in self.choices:
-            allowed = ", ".join(map(str, self.choices))
-            return Violation("invalid_option", field_name, f"{name} must be one of {allowed}; got {value!r}")
+            return Violation("invalid_option", field_name, {"reason": "choice", "option": name, "value": shown(value),
+                                                            "choices": [str(c) for c in self.choices]})
         return None
 
     def to_dict(self) -> dict:
@@ -155,14 +159,13 @@ class Variant:
         if not options:
             return resolved
         if not isinstance(options, Mapping):
-            raise RuleViolation(Violation("invalid_option", "options", "options must be a JSON object"))
+            raise RuleViolation(Violation("invalid_option", "options", {"reason": "object"}))
         errors = []
         for name, value in options.items():
             spec = self.options.get(name)
             if spec is None:
-                known = ", ".join(sorted(self.options)) or "none"
-                errors.append(Violation("invalid_option", f"options.{name}",
-                                        f"unknown option {name!r} for {self.slug}; known: {known}"))
+                errors.append(Violation("invalid_option", f"options.{name}", {
+                    "reason": "unknown", "option": shown(name), "variant": self.slug, "known": sorted(self.options)}))
                 continue
             problem = spec.check(name, value)
             if problem:
@@ -364,5 +367,4 @@ def get_variant(slug: "str | Variant") -> Variant:
     try:
         return VARIANTS[slug]
     except (KeyError, TypeError):
-        known = ", ".join(VARIANTS)
-        raise RuleViolation(Violation("invalid_input", "variant", f"unknown variant {slug!r}; known: {known}")) from None
+        raise RuleViolation(bad("variant", "unknown_variant", value=shown(slug), known=list(VARIANTS))) from None

@@ -23,7 +23,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 import scoring
-from tournaments import access, links
+from tournaments import access, links, refusals
 from tournaments.admin_forms import (
     HandInlineForm,
     HandInlineFormSet,
@@ -55,7 +55,7 @@ from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
-from tournaments.vocabulary import LABEL_WORDS, PENALTY_LABELS, REFUSALS, refusal
+from tournaments.vocabulary import LABEL_WORDS, PENALTY_LABELS
 
 COMPUTED_HAND_FIELDS = ("multiplier_line", "score_line", "bonus_line", "totals_line", "labels_line")
 RELATED_ONLY = admin.RelatedOnlyFieldListFilter
@@ -362,18 +362,18 @@ class TournamentAdmin(ScopedAdmin):
                 round_pair_request(tournament=tournament, user=request.user)
                 self.message_user(request, gettext("The next round is being paired; its progress shows below."),
                                   messages.SUCCESS)
-            except ServiceError as exc:  # the pairing's refusals in the words the workspace uses (translated)
-                text = refusal(exc.code, teams=getattr(exc, "teams", None)) if exc.code in REFUSALS else None
-                self.message_user(request, text or refusal_text(exc), messages.ERROR)
-            except scoring.RuleViolation as exc:
+            except (ServiceError, scoring.RuleViolation) as exc:  # the words the workspace uses (translated)
                 self.message_user(request, refusal_text(exc), messages.ERROR)
         return HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         extra_context = dict(extra_context or {})
         tournament = self.get_object(request, object_id)
-        extra_context["pairings"] = TaskRecord.objects.filter(
-            tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3]
+        pairings = list(TaskRecord.objects.filter(
+            tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3])
+        for task in pairings:  # a refusal recorded in English, shown in the page's language (not saved)
+            task.error = refusals.stored(task.error)
+        extra_context["pairings"] = pairings
         extra_context["standings_url"] = links.url("standings", tournament)
         return super().change_view(request, object_id, form_url, extra_context)
 

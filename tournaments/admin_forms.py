@@ -4,16 +4,15 @@ The forms speak the volunteer's words (suits, cards, penalties and the teams by 
 codes stay in the API.
 """
 
-import re
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
 from tournaments.vocabulary import OPTION_HELP, OPTION_LABELS, PENALTY_LABELS, card_name, suit_name, variant_name
@@ -114,62 +113,15 @@ def violation_form_field(field: str | None) -> str | None:
 
 # -- the engine's refusals in plain words -------------------------------------------------------------
 
-_PATTERNS = {
-    "points_total": (re.compile(r"add up to (?P<total>\d+); got .*= (?P<got>\d+)"),
-                     _("The points of the two teams must add up to %(total)s; these add up to %(got)s.")),
-    "tricks_total": (re.compile(r"add up to (?P<total>\d+); got .*= (?P<got>\d+)"),
-                     _("The tricks of the two teams must add up to %(total)s; these add up to %(got)s.")),
-    "dealer_out_of_turn": (re.compile(r"(?P<previous>[NESW]) dealt the previous hand, so (?P<expected>[NESW]) deals"),
-                           _("%(expected)s deals this hand: %(previous)s dealt the previous one.")),
-}
-_FIXED = {
-    "game_over": _("This game is already decided: start the next game of the match."),
-    "not_last_hand": _("Only the last hand of a game can be deleted."),
-    "later_games_exist": _("A later game of this match has hands: delete those first."),
-}
-_IMPOSSIBLE = re.compile(r"^(?P<side>ns|ew) has (?P<card>-?\d+) card points .*with (?P<tricks>\d+) tricks to "
-                         r"(?P<other>\d+) that must be between (?P<low>\d+) and (?P<high>\d+)")
-_ZERO = re.compile(r"^(?P<side>ns|ew) took 0 tricks, so it has 0 points; got (?P<got>\d+)")
 
-
-def plain_message(code: str, message: str, names: dict | None = None) -> str:
-    """Return an engine refusal in words a volunteer reads: team names, no codes, "exactly 60"."""
-    names = names or {"ns": "NS", "ew": "EW"}
-    if code == "game_over" and "match is decided" in message:
-        return gettext("The match is already decided: it has no further game.")
-    if code == "game_over" and "bye" in message:
-        return gettext("A bye has no games to play.")
-    if code in _FIXED:
-        return str(_FIXED[code])
-    if code in _PATTERNS:
-        pattern, template = _PATTERNS[code]
-        found = pattern.search(message)
-        if found:
-            return str(template) % found.groupdict()
-    if code == "points_impossible":
-        found = _ZERO.search(message)
-        if found:
-            return gettext("%(team)s took no trick, so its points are 0 (not %(got)s).") % {
-                "team": names[found["side"]], "got": found["got"]}
-        found = _IMPOSSIBLE.search(message)
-        if found:
-            values = {"team": names[found["side"]], "tricks": found["tricks"], "other": found["other"],
-                      "low": found["low"], "high": found["high"], "card": found["card"]}
-            if found["low"] == found["high"]:
-                return gettext("With %(tricks)s tricks to %(other)s, %(team)s has exactly %(low)s card points, "
-                               "not %(card)s.") % values
-            return gettext("With %(tricks)s tricks to %(other)s, %(team)s has between %(low)s and %(high)s card "
-                           "points, not %(card)s.") % values
-    text = re.sub(r"between (\d+) and \1\b", r"exactly \1", message)
-    text = re.sub(r"\b(ns|ew)\b", lambda m: names[m.group(1)], text)
-    return text[:1].upper() + text[1:]
+def plain_message(code: str, params: dict | None = None, names: dict | None = None) -> str:
+    """Return an engine or service refusal in words a volunteer reads: the teams by name, no codes."""
+    return refusals.words(code, params, names=names)
 
 
 def refusal_text(exc: Exception, names: dict | None = None) -> str:
     """Return a service's or the engine's refusal in plain words."""
-    if isinstance(exc, scoring.RuleViolation):
-        return " ".join(plain_message(v.code, v.message, names) for v in exc.violations)
-    return plain_message(getattr(exc, "code", "error"), str(exc), names)
+    return refusals.text(exc, names=names)
 
 
 # -- a game's hands ----------------------------------------------------------------------------------
@@ -287,7 +239,7 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
                 if index is not None and index < len(forms_in_order):
                     _add_violations(forms_in_order[index], violations, self._names())
                 else:
-                    raise ValidationError([ValidationError(plain_message(v.code, v.message, self._names()),
+                    raise ValidationError([ValidationError(plain_message(v.code, v.params, self._names()),
                                                            code=v.code) for v in violations]) from exc
             return
         corrected = [form.instance.number for form in kept if form.instance.pk and form.has_changed()]
@@ -308,7 +260,7 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
 def _add_violations(form, violations, names: dict) -> None:
     for violation in violations:
         field = violation_form_field(violation.field)
-        message = plain_message(violation.code, violation.message, names)
+        message = plain_message(violation.code, violation.params, names)
         form.add_error(field if field in form.fields else None, ValidationError(message, code=violation.code))
 
 

@@ -20,8 +20,9 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from tournaments import refusals
 from tournaments.models import TaskRecord, Tournament
 from tournaments.services.errors import ServiceError
 from tournaments.services.task_records import (
@@ -166,14 +167,18 @@ def _pair(task_id, tournament_id: int, number: int | None, force: bool, progress
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     try:
         if tournament is None:
-            raise ServiceError("not_found", f"no tournament {tournament_id}")
+            raise ServiceError("not_found", None, {"tournament": tournament_id})
         rnd = round_pair(tournament=tournament, force=force, number=number, progress=progress)
     except ServiceError as exc:
-        error = {"code": exc.code, "detail": exc.message, "attr": exc.field}
+        # Stored in English, as the other failures; the API and the workspace write it in the reader's language
+        # from the code and params (tournaments.refusals.stored).
+        with translation.override("en"):
+            detail = refusals.words(exc.code, exc.params)
+        error = {"code": exc.code, "detail": detail, "attr": exc.field, "params": exc.params}
         if getattr(exc, "teams", None):
             error["teams"] = exc.teams
         task_record_update(task_id, status=TaskRecord.Status.FAILED, error=error, lease_expires_at=None)
-        logger.info("pairing refused for tournament %s: %s", tournament_id, exc.message)
+        logger.info("pairing refused for tournament %s: %s", tournament_id, exc)
         return {"ok": False, "error": error}
     except Exception:
         # The exception's text can hold SQL, table names or data: log it, show a human reason.

@@ -9,7 +9,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import versions
+from tournaments import refusals, versions
 from tournaments.models import Match, Round, TaskRecord
 from tournaments.selectors.standings import standings_for, task_status
 from tournaments.services.rounds import round_pair_request
@@ -133,7 +133,8 @@ class TaskView(APIView):
                 "api:round-detail", kwargs={"tournament_id": tournament.pk, "number": number}))
         data = {
             "task": info["id"], "kind": info["kind"], "tournament": tournament.pk, "status": info["status"],
-            "progress": info["progress"], "round": round_url, "round_number": number, "error": info["error"],
+            "progress": info["progress"], "round": round_url, "round_number": number,
+            "error": refusals.stored(info["error"]),
             "created_at": info["created_at"], "updated_at": info["updated_at"],
         }
         return Response(TaskStatusSerializer(data).data)

@@ -349,3 +349,17 @@ def test_match_list_filters(match, anon, tournament):
                                               "ns": match.ns_id, "ew": match.ew_id, "status": "scheduled",
                                               "winner": None, "games_won": {"ns": 0, "ew": 0}}
     assert anon.get(f"/api/v1/matches/?team={other.ns_id}").json()["count"] == 1
+
+
+def test_a_hand_refused_in_french_has_french_words_and_the_same_code_and_attr(match, scorekeeper):
+    """Accept-Language picks the words of ``detail`` only; without it they are English."""
+    client = client_for(scorekeeper)
+    bad = summary() | {"dealer": "N", "points": {"ns": 37, "ew": 22}}
+    english = client.post(hands_url(match), bad, format="json")
+    french = client.post(hands_url(match), bad, format="json", HTTP_ACCEPT_LANGUAGE="fr-BE,fr;q=0.9")
+    assert english.status_code == french.status_code == 400
+    assert [(e["code"], e["attr"]) for e in english.json()["errors"]] == \
+        [(e["code"], e["attr"]) for e in french.json()["errors"]] == [("points_total", "points")]
+    assert english.json()["errors"][0]["detail"].startswith("The points of the two teams must add up to 60")
+    assert french.json()["errors"][0]["detail"].startswith("Les points des deux équipes doivent faire 60")
+    assert not Hand.objects.exists()

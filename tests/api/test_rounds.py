@@ -68,6 +68,10 @@ def test_a_refused_pairing_ends_as_a_failed_task_with_the_reason(tournament, org
     task = client.get(body["status_url"]).json()
     assert task["status"] == "failed" and task["round"] is None
     assert task["error"]["code"] == "pairing_impossible"
+    assert a.team.name in task["error"]["detail"] and task["error"]["detail"].startswith("These teams cannot be")
+    french = client.get(body["status_url"], HTTP_ACCEPT_LANGUAGE="fr").json()["error"]  # recorded in English
+    assert french["code"] == "pairing_impossible" and french["detail"] != task["error"]["detail"]
+    assert a.team.name in french["detail"] and set(french) == set(task["error"])
     assert not Round.objects.exists()
 
 

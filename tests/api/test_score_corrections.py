@@ -31,7 +31,7 @@ def test_tie_pending_outside_belgian_manille_is_invalid_input(anon):
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert (error["code"], error["attr"]) == ("invalid_input", "state.tie_pending")
-    assert "spanish-manilla has no tie double" in error["detail"]
+    assert error["detail"] == "This variant has no tie double: a pending tie (x2) cannot arise."
     belgian = {"dealer": "N", "trump": "H", "tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 23},
                "state": {"tie_pending": True}}
     assert score(anon, "belgian-manille", belgian).json()["multiplier"] == 2
@@ -42,5 +42,5 @@ def test_state_totals_at_the_target_answer_game_over(anon):
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert (error["code"], error["attr"]) == ("game_over", "state.totals")
-    assert "ns 41, ew 20" in error["detail"] and "40" in error["detail"]
+    assert error["detail"] == "The game is already decided: NS 41, EW 20, with the target at 40."
     assert Hand.objects.count() == 0

@@ -101,7 +101,21 @@ def test_points_total_error_names_the_numbers(anon):
     response = anon.post("/api/v1/variants/belgian-manille/score/",
                          summary() | {"points": {"ns": 37, "ew": 22}}, format="json")
     assert response.json() == {"type": "validation_error", "errors": [
-        {"code": "points_total", "attr": "points", "detail": "points must add up to 60; got 37 + 22 = 59"}]}
+        {"code": "points_total", "attr": "points",
+         "detail": "The points of the two teams must add up to 60; these add up to 59."}]}
+
+
+def test_the_detail_follows_accept_language_and_the_code_and_attr_do_not(anon):
+    """The words are the request's language (English without Accept-Language); the code and attr never change."""
+    url, bad = "/api/v1/variants/belgian-manille/score/", summary() | {"points": {"ns": 37, "ew": 22}}
+    english = anon.post(url, bad, format="json").json()["errors"]
+    french = anon.post(url, bad, format="json", HTTP_ACCEPT_LANGUAGE="fr").json()["errors"]
+    dutch = anon.post(url, bad, format="json", HTTP_ACCEPT_LANGUAGE="nl-BE,nl;q=0.9").json()["errors"]
+    assert [(e["code"], e["attr"]) for e in english] == [(e["code"], e["attr"]) for e in french] == \
+        [(e["code"], e["attr"]) for e in dutch] == [("points_total", "points")]
+    assert english[0]["detail"] == "The points of the two teams must add up to 60; these add up to 59."
+    assert french[0]["detail"] == "Les points des deux équipes doivent faire 60 au total ; ceux-ci font 59."
+    assert dutch[0]["detail"] != english[0]["detail"] and "60" in dutch[0]["detail"]
 
 
 @pytest.mark.parametrize("body", [

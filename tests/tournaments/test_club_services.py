@@ -32,8 +32,9 @@ def test_player_update_keeps_own_licence_and_refuses_another():
     a = player_create(club=club, name="An", licence="1")
     player_create(club=club, name="Bert", licence="2")
     assert player_update(player=a, name="Anna", licence="1").name == "Anna"
-    with pytest.raises(ServiceError, match="licence 2"):
+    with pytest.raises(ServiceError) as exc:
         player_update(player=a, licence="2")
+    assert (exc.value.code, exc.value.field, exc.value.params) == ("licence_taken", "licence", {"licence": "2"})
     with pytest.raises(ServiceError) as exc:
         player_update(player=a, colour="red")
     assert exc.value.code == "unknown_field"

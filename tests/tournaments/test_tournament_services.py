@@ -3,6 +3,7 @@
 import pytest
 
 from tests.factories import RoundFactory, TournamentFactory, UserFactory
+from tournaments import refusals
 from tournaments.models import Tournament
 from tournaments.services.clubs import club_create
 from tournaments.services.errors import Conflict, InvalidFields
@@ -37,7 +38,7 @@ def test_frozen_fields_change_until_a_round_is_paired():
         with pytest.raises(Conflict) as refused:
             tournament_update(tournament=tournament, user=user, **{field: value})
         assert refused.value.code == "tournament_started" and refused.value.status == 409
-        assert field in refused.value.message
+        assert refused.value.params == {"reason": "frozen", "fields": [field]}
     tournament.refresh_from_db()
     assert (tournament.rounds, tournament.format) == (7, "round_robin")
 
@@ -127,7 +128,8 @@ def test_the_same_name_club_and_start_date_is_refused_in_any_case():
     with pytest.raises(InvalidFields) as refused:
         tournament_create(user=user, name="gentse BEKER", variant="belgian-manille", club=club, starts_on=day)
     assert (refused.value.code, refused.value.field) == ("tournament_exists", "name")
-    assert "Gentse Beker" in refused.value.message and "De Zwarte Kat" in refused.value.message
+    assert refused.value.params["name"] == "Gentse Beker" and "De Zwarte Kat" in refused.value.params["club"]
+    assert "Gentse Beker" in refusals.words(refused.value.code, refused.value.params)
     # Another club, another day, no club: other tournaments. Without a club, one per name and day too.
     tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", starts_on=day)
     with pytest.raises(InvalidFields):

@@ -46,12 +46,3 @@ def test_the_sides_and_the_metrics_in_words():
     assert vocabulary.side_name("ew", short=True) == "EW"
     assert vocabulary.side_name("xx") == "xx"
     assert {key for key, *_ in vocabulary.STANDINGS_COLUMNS} >= {"rank", "played", "won", "drawn", "lost"}
-
-
-@pytest.mark.django_db
-def test_a_refusal_in_words_names_the_teams_and_an_unknown_code_as_is():
-    from tests.factories import TeamFactory
-
-    team = TeamFactory(name="De Ajuinen")
-    assert "De Ajuinen" in vocabulary.refusal("pairing_impossible", teams=[team.pk, 987654])
-    assert vocabulary.refusal("no_such_code") == "The request was refused (no_such_code)."

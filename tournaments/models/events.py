@@ -83,6 +83,7 @@ class Tournament(models.Model):
         """
         import scoring
 
+        from tournaments import refusals
         from tournaments.ranking import resolve_metrics
 
         errors: dict[str, list[ValidationError]] = {}
@@ -94,11 +95,16 @@ class Tournament(models.Model):
             try:
                 scoring.get_variant(self.variant).validate_options(self.options or {})
             except scoring.RuleViolation as exc:
-                errors["options"] = [ValidationError(v.message, code=v.code) for v in exc.violations]
+                errors["options"] = [refusals.validation_error(v.code, v.params) for v in exc.violations]
         try:
             resolve_metrics(self.tiebreaks)
-        except (TypeError, ValueError) as exc:
-            errors["tiebreaks"] = [ValidationError(str(exc), code="invalid_tiebreaks")]
+        except (TypeError, ValueError):
+            from tournaments.ranking.standings import METRICS
+
+            unknown = [str(n) for n in self.tiebreaks] if isinstance(self.tiebreaks, (list, tuple)) else []
+            errors["tiebreaks"] = [refusals.validation_error("invalid_tiebreaks", {
+                "unknown": [n for n in unknown if n not in METRICS] or [repr(self.tiebreaks)],
+                "known": sorted(METRICS)})]
         win, draw, bye = self.points_win, self.points_draw, self.points_bye
         if isinstance(win, int) and isinstance(draw, int) and draw > win:
             errors["points_draw"] = [ValidationError(

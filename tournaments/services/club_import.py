@@ -20,10 +20,11 @@ import tablib
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Count
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 from import_export.results import RowResult
 
+from tournaments import refusals
 from tournaments.models import Club, Player, Team
 from tournaments.selectors.clubs import club_export_players, club_export_teams
 from tournaments.services.clubs import player_create, player_update, team_create, team_update
@@ -39,24 +40,9 @@ FORMULA_STARTS = ("=", "+", "-", "@")
 YES = {"1", "yes", "y", "true", "x", "ja", "j", "oui", "o", "si", "sí", "s", "retired"}
 NO = {"", "0", "no", "n", "false", "nee", "non", "active"}
 
-SERVICE_MESSAGES = {
-    "name_missing": gettext_lazy("A name is required."),
-    "name_too_long": gettext_lazy("A name has at most 120 characters."),
-    "licence_too_long": gettext_lazy("A licence has at most 40 characters."),
-    "licence_taken": gettext_lazy("Another player has this licence already."),
-    "player_missing": gettext_lazy("A team needs two players."),
-    "player_other_club": gettext_lazy("This player does not play for the club."),
-    "player_retired": gettext_lazy("This player is retired: bring them back first."),
-    "same_player": gettext_lazy("A team's two players must be two different people."),
-    "team_exists": gettext_lazy("The club has a team with this name already."),
-    "protected": gettext_lazy("It has history and cannot be deleted: retire it instead."),
-}
-
-
 def service_message(exc: ServiceError) -> str:
     """Return a service's refusal in the user's language."""
-    message = SERVICE_MESSAGES.get(exc.code)
-    return str(message) if message is not None else exc.message
+    return refusals.words(exc.code, exc.params)
 
 
 def cell_text(value) -> str:

@@ -28,9 +28,9 @@ def club_create(*, user, **fields) -> Club:
 def _clean_name(name, field="name") -> str:
     name = " ".join(str(name or "").split())
     if not name:
-        raise ServiceError("name_missing", "a name is required", field)
+        raise ServiceError("name_missing", field)
     if len(name) > 120:
-        raise ServiceError("name_too_long", "a name has at most 120 characters", field)
+        raise ServiceError("name_too_long", field, {"maximum": 120})
     return name
 
 
@@ -39,9 +39,9 @@ def _clean_licence(licence, *, exclude_pk=None) -> str | None:
     if not licence:
         return None
     if len(licence) > 40:
-        raise ServiceError("licence_too_long", "a licence has at most 40 characters", "licence")
+        raise ServiceError("licence_too_long", "licence", {"maximum": 40})
     if Player.objects.filter(licence=licence).exclude(pk=exclude_pk).exists():
-        raise ServiceError("licence_taken", f"another player has licence {licence}", "licence")
+        raise ServiceError("licence_taken", "licence", {"licence": licence})
     return licence
 
 
@@ -64,7 +64,7 @@ def player_update(*, player: Player, user=None, **fields) -> Player:
         if "retired" in fields:
             player.retired = bool(fields.pop("retired"))
         if fields:
-            raise ServiceError("unknown_field", f"a player has no field {', '.join(fields)}", next(iter(fields)))
+            raise ServiceError("unknown_field", next(iter(fields)), {"reason": "player", "fields": sorted(fields)})
         player.save()
     return player
 
@@ -87,26 +87,26 @@ def player_delete(*, player: Player, user=None) -> None:
                 raise ProtectedError("in a team", [])
             player.delete()
     except ProtectedError:
-        raise Conflict("protected", f"{player} is in a team and cannot be deleted; retire them instead") from None
+        raise Conflict("protected", None, {"reason": "player", "player": str(player)}) from None
 
 
 def _team_players(club: Club, player_1: Player, player_2: Player, *, keep=()) -> tuple[Player, Player]:
     for field, player in (("player_1", player_1), ("player_2", player_2)):
         if player is None:
-            raise ServiceError("player_missing", "a team needs two players", field)
+            raise ServiceError("player_missing", field)
         if player.club_id != club.pk:
-            raise ServiceError("player_other_club", f"{player} does not play for {club}", field)
+            raise ServiceError("player_other_club", field, {"player": str(player), "club": str(club)})
         if player.retired and player.pk not in keep:
-            raise ServiceError("player_retired", f"{player} is retired", field)
+            raise ServiceError("player_retired", field, {"player": str(player)})
     if player_1.pk == player_2.pk:
-        raise ServiceError("same_player", "a team's two players must be two different people", "player_2")
+        raise ServiceError("same_player", "player_2")
     return player_1, player_2
 
 
 def _team_name(club: Club, name, *, exclude_pk=None) -> str:
     name = _clean_name(name)
     if Team.objects.filter(club=club, name__iexact=name).exclude(pk=exclude_pk).exists():
-        raise ServiceError("team_exists", f"{club} has a team called {name} already", "name")
+        raise ServiceError("team_exists", "name", {"club": str(club), "name": name})
     return name
 
 
@@ -137,7 +137,7 @@ def team_update(*, team: Team, user=None, **fields) -> Team:
         if "retired" in fields:
             team.retired = bool(fields.pop("retired"))
         if fields:
-            raise ServiceError("unknown_field", f"a team has no field {', '.join(fields)}", next(iter(fields)))
+            raise ServiceError("unknown_field", next(iter(fields)), {"reason": "team", "fields": sorted(fields)})
         team.save()
     return team
 
@@ -158,5 +158,4 @@ def team_delete(*, team: Team, user=None) -> None:
         with transaction.atomic():
             team.delete()
     except ProtectedError:
-        raise Conflict("protected",
-                       f"{team} has entered a tournament and cannot be deleted; retire it instead") from None
+        raise Conflict("protected", None, {"reason": "team", "team": str(team)}) from None

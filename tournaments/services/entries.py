@@ -28,7 +28,7 @@ def entry_seeds_set(*, tournament: Tournament, seeds: dict[int, int | None], use
         for entry in entries:
             seed = seeds[entry.pk]
             if seed is not None and seed < 1:
-                raise ServiceError("seed", "a seed is a whole number from 1", "seed")
+                raise ServiceError("seed", "seed", {"value": seed})
             if entry.seed != seed:
                 entry.seed = seed
                 changed.append(entry)
@@ -41,7 +41,7 @@ def entry_remove(*, entry: Entry, user=None) -> None:
     with transaction.atomic():
         tournament = _locked(entry.tournament)
         if Round.objects.filter(tournament=tournament).exists():
-            raise Conflict("tournament_started", "a team cannot be removed once a round is paired; withdraw it")
+            raise Conflict("tournament_started", None, {"reason": "remove_entry"})
         ForbiddenPair.objects.filter(tournament=tournament).filter(
             Q(team_a_id=entry.team_id) | Q(team_b_id=entry.team_id)).delete()
         Entry.objects.filter(pk=entry.pk).delete()
@@ -53,7 +53,7 @@ def _player(club: Club, player: Player | str, user) -> Player:
         return player  # team_create checks the club and that the player is active
     name = " ".join(str(player).split())
     if not name:
-        raise ServiceError("player_missing", "a team needs two players", "players")
+        raise ServiceError("player_missing", "players")
     existing = Player.objects.filter(club=club, name__iexact=name, retired=False).order_by("pk").first()
     return existing or player_create(club=club, name=name, user=user)
 
@@ -75,16 +75,16 @@ def forbidden_pair_add(*, tournament: Tournament, team_a: Team, team_b: Team, re
                        user=None) -> ForbiddenPair:
     """Forbid two entered teams to meet in the tournament's Swiss pairings; refuses the same team twice or a repeat."""
     if team_a.pk == team_b.pk:
-        raise ServiceError("same_team", "a team cannot be kept apart from itself", "team_b")
+        raise ServiceError("same_team", "team_b", {"reason": "forbidden_pair"})
     a, b = sorted((team_a.pk, team_b.pk))
     with transaction.atomic():
         tournament = _locked(tournament)
         if Entry.objects.filter(tournament=tournament, team_id__in=(a, b)).count() != 2:
-            raise ServiceError("not_entered", "both teams must be entered in the tournament", "team_b")
+            raise ServiceError("not_entered", "team_b", {"reason": "forbidden_pair"})
         pair, created = ForbiddenPair.objects.get_or_create(
             tournament=tournament, team_a_id=a, team_b_id=b, defaults={"reason": (reason or "")[:200]})
         if not created:
-            raise Conflict("already_forbidden", "these two teams are kept apart already")
+            raise Conflict("already_forbidden")
     return pair
 
 

@@ -12,8 +12,8 @@ from tournaments.services.hand_data import game_settings
 from tournaments.services.rows import Columns, cursor, qn, update
 
 
-def _violation(code: str, field: str, message: str) -> scoring.RuleViolation:
-    return scoring.RuleViolation([scoring.Violation(code=code, field=field, message=message)])
+def _violation(code: str, field: str, **params) -> scoring.RuleViolation:
+    return scoring.RuleViolation([scoring.Violation(code=code, field=field, params=params)])
 
 
 _MATCH, _ROUND, _TOURNAMENT = Columns(Match, "m"), Columns(Round, "r"), Columns(Tournament, "t")
@@ -209,16 +209,15 @@ def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", 
                        games: list[Game] | None = None) -> Game:
     """Start the next game of a locked match; ``games``: its games in order when the caller holds them (appended to)."""
     if match.is_bye:
-        raise _violation("game_over", "match", "a bye has no games to play")
+        raise _violation("game_over", "match", reason="bye")
     if match.status == Match.Status.FINISHED:
-        raise _violation("game_over", "match",
-                         f"the match is decided: {match.games_won_ns}–{match.games_won_ew} in games")
+        raise _violation("game_over", "match", reason="match_decided", ns=match.games_won_ns, ew=match.games_won_ew)
     if games is None:
         last = match.games.order_by("-number").first()
     else:
         last = games[-1] if games else None
     if last is not None and last.status != Game.Status.FINISHED:
-        raise Conflict("game_in_progress", f"game {last.number} of this match is still being played")
+        raise Conflict("game_in_progress", None, {"game": last.number})
     game = Game(match=match, number=(last.number + 1) if last else 1, first_dealer=first_dealer,
                 favourite=favourite, albur=albur)
     # The engine validates the game's draws (first dealer, favourite suit, albur) and folds the empty

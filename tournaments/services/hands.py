@@ -127,8 +127,7 @@ def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
     if game is not None and game.status == Game.Status.PLAYING:
         return game
     if match.status == Match.Status.FINISHED:
-        raise _violation("game_over", "match",
-                         f"the match is decided: {match.games_won_ns}–{match.games_won_ew} in games")
+        raise _violation("game_over", "match", reason="match_decided", ns=match.games_won_ns, ew=match.games_won_ew)
     return _game_start_locked(match=match, first_dealer=dealer or "", games=games)
 
 
@@ -159,10 +158,7 @@ def _refuse_repeated_deciding_hand(games: list[Game], played: int, entered: scor
         previous = games[-1]  # the hand would start the next game
     last = previous.hands.order_by("-number").first()
     if last is not None and _same_input(last, entered):
-        raise Conflict("duplicate_hand",
-                       f"this hand repeats hand {last.number} of game {previous.number}, which decided that game; "
-                       "a retried request is not stored twice. To enter it as the first hand of the next game, "
-                       "send its number (1)", field="number")
+        raise Conflict("duplicate_hand", "number", {"hand": last.number, "game": previous.number})
 
 
 def request_fingerprint(*, match_id: int, entered: scoring.Hand, number: int | None = None,
@@ -179,27 +175,23 @@ def request_fingerprint(*, match_id: int, entered: scoring.Hand, number: int | N
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-_MISMATCH = ("this Idempotency-Key was already used for another hand; a retry must repeat its request unchanged, "
-             "and every hand needs a key of its own")
-
-
 def _replay(existing: Hand, match_id: int, data: Mapping, number: int | None, game_number: int | None) -> Hand:
     """Answer a request whose Idempotency-Key is stored with ``existing``: the hand itself when the request is
     the one it was stored with (a retry), else refuse it (409 ``idempotency_key_reused`` for another match,
     422 ``idempotency_key_mismatch`` for another hand or a body that is not a hand)."""
     if existing.game.match_id != match_id:
-        raise Conflict("idempotency_key_reused", "this Idempotency-Key was already used for a hand of another match")
+        raise Conflict("idempotency_key_reused")
     try:
         entered = scoring.Hand.from_dict(data)
     except scoring.RuleViolation:
-        raise IdempotencyKeyMismatch(_MISMATCH) from None
+        raise IdempotencyKeyMismatch() from None
     if existing.idempotency_fingerprint is None:  # stored before fingerprints were kept: its input decides
         same = _same_input(existing, entered)
     else:
         same = existing.idempotency_fingerprint == request_fingerprint(
             match_id=match_id, entered=entered, number=number, game_number=game_number)
     if not same:
-        raise IdempotencyKeyMismatch(_MISMATCH)
+        raise IdempotencyKeyMismatch()
     return existing
 
 
@@ -208,7 +200,7 @@ def hand_key_refuse_invalid(*, idempotency_key: str | None) -> None:
     (it did not validate) when its Idempotency-Key is stored: the stored request was valid, so this one is
     not its retry. Returns when the key is new (or none): the caller then answers the body's refusal."""
     if idempotency_key and Hand.objects.filter(idempotency_key=idempotency_key).exists():
-        raise IdempotencyKeyMismatch(_MISMATCH)
+        raise IdempotencyKeyMismatch()
 
 
 class _Clash(Exception):
@@ -252,8 +244,8 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
                 except (Conflict, IdempotencyKeyMismatch) as refusal:
                     raise refusal from exc
         if isinstance(exc, _Clash):
-            raise Conflict("hand_exists", f"hand {exc.number} of game {exc.game_number} was entered meanwhile",
-                           field="number") from exc
+            raise Conflict("hand_exists", "number",
+                           {"reason": "meanwhile", "number": exc.number, "game": exc.game_number}) from exc
         raise
 
 
@@ -272,17 +264,13 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     if game is not last:
         played = 0  # a new game
     if game_number is not None and game_number != game.number:
-        raise Conflict("game_number",
-                       f"the hand would be entered in game {game.number}, not game {game_number}", field="game")
+        raise Conflict("game_number", "game", {"game": game.number, "asked": game_number})
     next_number = played + 1
     if number is not None and number < next_number:
-        raise Conflict("hand_exists",
-                       f"hand {number} of game {game.number} is already entered; the next hand is {next_number}",
-                       field="number")
+        raise Conflict("hand_exists", "number",
+                       {"reason": "entered", "number": number, "game": game.number, "next": next_number})
     if number is not None and number > next_number:
-        raise Conflict("hand_number",
-                       f"hand {number} of game {game.number} cannot come yet: the next hand is {next_number}",
-                       field="number")
+        raise Conflict("hand_number", "number", {"number": number, "game": game.number, "next": next_number})
     folded = _fold_next(game, played, entered)
     hand = Hand(game=game, number=next_number, entered_by=user if getattr(user, "pk", None) else None,
                 idempotency_key=idempotency_key or None,
@@ -316,9 +304,8 @@ def hand_correct(*, hand: Hand, data: Mapping, user=None, reason: str | None = N
     was_winner = game.winner
     new_winner = (folded.winner or "") if folded.finished else ""
     if new_winner != was_winner and match.games.filter(number__gt=game.number).exists():
-        raise Conflict("later_games_exist",
-                       f"this correction changes the result of game {game.number}, but game {game.number + 1} "
-                       "has started; delete its hands first", field="game")
+        raise Conflict("later_games_exist", "game",
+                       {"reason": "correction", "game": game.number, "later": game.number + 1})
     for i, (row, result) in enumerate(zip(rows, folded.hands, strict=True)):
         if i == index:
             apply_input(row, corrected.to_dict())
@@ -341,13 +328,11 @@ def hand_delete_last(*, hand: Hand, user=None) -> None:
     game = Game.objects.get(pk=hand.game_id)
     last = game.hands.order_by("-number").first()
     if last is None or last.pk != hand.pk:
-        raise Conflict("not_last_hand",
-                       f"only the last hand of a game can be deleted; hand {hand.number} is followed by hand "
-                       f"{last.number if last else '?'}", field="number")
+        raise Conflict("not_last_hand", "number", {"number": hand.number, "last": last.number if last else None})
     later = list(match.games.filter(number__gt=game.number))
     if any(g.hands.exists() for g in later):
-        raise Conflict("later_games_exist",
-                       f"game {game.number + 1} has hands; delete them before hand {hand.number} of game {game.number}")
+        raise Conflict("later_games_exist", None,
+                       {"reason": "delete", "game": game.number, "later": game.number + 1, "number": hand.number})
     for g in later:
         g.delete()
     _audit(hand, user, "deleted")

@@ -46,8 +46,7 @@ class PairingImpossible(ServiceError):
     """Some teams cannot be paired without a rematch (or a forbidden pair, or a second bye)."""
 
     def __init__(self, teams: list[int], names: list[str]):
-        super().__init__("pairing_impossible",
-                         "these teams cannot be paired without a rematch: " + ", ".join(names), "teams")
+        super().__init__("pairing_impossible", "teams", {"teams": list(names)})
         self.teams = teams
 
 
@@ -71,7 +70,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
             if existing is not None:
                 return existing
             if number != next_number:
-                raise Conflict("round_number", f"the next round is {next_number}, not {number}", "number")
+                raise Conflict("round_number", "number", {"next": next_number, "asked": number})
         if not force:
             _refuse_unfinished(last)
         report({"stage": "loading", "round": next_number})
@@ -112,9 +111,9 @@ def _save_round(tournament: Tournament, number: int, pairings: list[Pairing]) ->
 def _swiss(tournament: Tournament, number: int, report) -> list[Pairing]:
     active = _entries(tournament, active_only=True)
     if len(active) < 2:
-        raise ServiceError("too_few_teams", "a round needs at least two active teams")
+        raise ServiceError("too_few_teams")
     if number > tournament.rounds:
-        raise ServiceError("tournament_over", f"the tournament has {tournament.rounds} rounds")
+        raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": tournament.rounds})
     teams, results, _ = load_results(tournament)
     rows = compute_standings(teams, results, metrics=tournament_metrics(tournament),
                              settings=points_settings(tournament))
@@ -143,7 +142,7 @@ def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
     entries = _entries(tournament, active_only=False)
     total = round_robin.rounds_needed(len(entries), double=tournament.double_round_robin)
     if number > total:
-        raise ServiceError("tournament_over", f"the round robin has {total} rounds")
+        raise ServiceError("tournament_over", None, {"reason": "round_robin", "rounds": total})
     withdrawn = {e.team_id for e in entries if e.withdrawn}
     out: list[Pairing] = []
     for p in round_robin.round_robin_pairings([e.team_id for e in entries], number,
@@ -163,18 +162,18 @@ def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> 
     if last is None:
         active = _entries(tournament, active_only=True)
         if len(active) < 2:
-            raise ServiceError("too_few_teams", "a knockout needs at least two teams")
+            raise ServiceError("too_few_teams", None, {"reason": "knockout"})
         rnd = _save_round(tournament, 1, knockout.first_round([e.team_id for e in active]))
         for bye in rnd.matches.filter(ew=None):  # byes are decided already: their winners advance now
             knockout_advance_locked(tournament, bye)
         return rnd
     if knockout_tables(tournament, last.number) <= 1:
-        raise ServiceError("tournament_over", "the final has been played")
+        raise ServiceError("tournament_over", None, {"reason": "final"})
     for match in last.matches.filter(status=Match.Status.FINISHED):
         knockout_advance_locked(tournament, match)
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:
-        raise Conflict("round_unfinished", f"no match of round {number} can be paired yet")
+        raise Conflict("round_unfinished", None, {"reason": "knockout", "round": number})
     return rnd
 
 
@@ -212,12 +211,12 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
     task_records_expire(tournament=tournament)  # a pairing lost with its worker is over once its lease has passed
     if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
                                  status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
-        raise Conflict("pairing_in_progress", "a pairing of this tournament is already under way")
+        raise Conflict("pairing_in_progress")
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
     if (last is None or tournament.format == Tournament.Format.SWISS) and Entry.objects.filter(
             tournament=tournament, withdrawn=False).count() < 2:
         # What the worker refuses anyway (a first round, or a Swiss round, needs two active teams): said at once.
-        raise ServiceError("too_few_teams", "a round needs at least two active teams; enter more teams first")
+        raise ServiceError("too_few_teams")
     if not force:
         _refuse_unfinished(last)
 
@@ -228,8 +227,7 @@ def _refuse_unfinished(last: Round | None) -> None:
         return
     unfinished = last.matches.exclude(status=Match.Status.FINISHED).count()
     if unfinished:
-        raise Conflict("round_unfinished",
-                       f"round {last.number} has {unfinished} unfinished matches; finish them or send force")
+        raise Conflict("round_unfinished", None, {"reason": "unfinished", "round": last.number, "count": unfinished})
 
 
 def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:
@@ -241,17 +239,17 @@ def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = Non
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict("tournament_finished", "the tournament is finished")
+            raise Conflict("tournament_finished")
         if team.retired:
-            raise Conflict("team_retired", f"{team} is retired by its club; bring it back to enter it", field="team")
+            raise Conflict("team_retired", "team", {"team": team.name})
         if Entry.objects.filter(tournament=tournament, team=team, withdrawn=False).exists():
-            raise Conflict("already_entered", f"{team} is already entered")
+            raise Conflict("already_entered", "team", {"team": team.name})
         started = Round.objects.filter(tournament=tournament).exists()
         if started and tournament.format != Tournament.Format.SWISS:
-            raise ServiceError("late_entry_closed", "a round robin or knockout takes no entries once paired")
+            raise ServiceError("late_entry_closed")
         entry, created = Entry.objects.get_or_create(tournament=tournament, team=team, defaults={"seed": seed})
         if not created and entry.withdrawn:
-            raise Conflict("entry_withdrawn", "this team has withdrawn from the tournament")
+            raise Conflict("entry_withdrawn", "team", {"team": team.name})
     return entry
 
 
@@ -264,7 +262,7 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
         tournament = tournament_locked(entry.tournament)
         entry = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
         if entry.withdrawn:
-            raise Conflict("already_withdrawn", f"{entry.team} has already withdrawn")
+            raise Conflict("already_withdrawn", None, {"team": entry.team.name})
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         after = last.number if last else 0
         pending = (Match.objects.filter(round=last).filter(Q(ns_id=entry.team_id) | Q(ew_id=entry.team_id))
@@ -297,16 +295,16 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
         rnd = match.round
         if rnd.matches.filter(Q(status__in=[Match.Status.PLAYING, Match.Status.FINISHED]) & ~Q(ew=None)).exists() \
                 or rnd.matches.filter(games__isnull=False).exists():
-            raise Conflict("round_started", f"round {rnd.number} has started; pairings can no longer change")
+            raise Conflict("round_started", None, {"round": rnd.number})
         new = {"ns": ns.pk, "ew": ew.pk if ew else None}
         if new["ns"] == new["ew"]:
-            raise ServiceError("same_team", "a team cannot play itself", "ew")
+            raise ServiceError("same_team", "ew")
         if new["ew"] is not None and not allow_rematch:
             met = Match.objects.filter(round__tournament=tournament).exclude(round=rnd).filter(
                 Q(ns_id=new["ns"], ew_id=new["ew"]) | Q(ns_id=new["ew"], ew_id=new["ns"])).exists()
             a, b = sorted((new["ns"], new["ew"]))
             if met or ForbiddenPair.objects.filter(tournament=tournament, team_a_id=a, team_b_id=b).exists():
-                raise ServiceError("rematch", "these teams have met already or may not meet", "ew")
+                raise ServiceError("rematch", "ew")
         old = {"ns": match.ns_id, "ew": match.ew_id}
         touched = {match.pk: match}
         for side in ("ns", "ew"):
@@ -316,7 +314,7 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
             other = rnd.matches.filter(Q(ns_id=team) | Q(ew_id=team)).exclude(pk=match.pk).first()
             if other is None:
                 if not Entry.objects.filter(tournament=tournament, team_id=team, withdrawn=False).exists():
-                    raise ServiceError("not_entered", "the team is not an active entry of the tournament", side)
+                    raise ServiceError("not_entered", side)
                 continue
             other = touched.get(other.pk) or other
             other_side = "ns" if other.ns_id == team else "ew"

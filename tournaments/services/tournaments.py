@@ -108,7 +108,7 @@ def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
             tournament = Tournament.objects.select_for_update().get(pk=pk)
             changed = [f for f in FROZEN_ONCE_PAIRED if f in fields and fields[f] != getattr(tournament, f)]
             if changed and Round.objects.filter(tournament=tournament).exists():
-                raise Conflict("tournament_started", f"{', '.join(changed)} cannot change once a round is paired")
+                raise Conflict("tournament_started", changed[0], {"reason": "frozen", "fields": changed})
             for field, value in fields.items():
                 setattr(tournament, field, value)
             _check(tournament, {"club" if f == "club_id" else f for f in fields})
@@ -124,5 +124,5 @@ def tournament_delete(*, tournament: Tournament, user) -> None:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if Round.objects.filter(tournament=tournament).exists():
-            raise Conflict("tournament_started", "a tournament with paired rounds cannot be deleted")
+            raise Conflict("tournament_started", None, {"reason": "delete"})
         tournament.delete()

@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -18,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from tournaments import access
+from tournaments import access, refusals
 from tournaments.services.errors import Conflict, InvalidFields
 from tournaments.services.tournaments import tournament_create, tournament_update
 from tournaments import vocabulary
@@ -119,8 +118,8 @@ def tournament_new(request):
 
 
 def _refused(form, exc: InvalidFields) -> None:
-    for code, field, message in exc.errors:
-        form.add_error(field if field in form.fields else None, ValidationError(message, code=code))
+    for code, field, params in exc.errors:
+        form.add_error(field if field in form.fields else None, refusals.validation_error(code, params))
 
 
 @login_required

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Game, Hand, Match, Round
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
@@ -45,9 +46,9 @@ def _signed_in_json(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.user.is_authenticated:
+            said = refusals.words("signed_out")
             return JsonResponse({"refusals": [{"code": "signed_out", "field": "", "attr": None,
-                                               "message": _("You are signed out: sign in again to send your hands."),
-                                               "detail": "not signed in"}]}, status=401)
+                                               "message": said, "detail": said}]}, status=401)
         return view(request, *args, **kwargs)
     return wrapper
 
@@ -61,9 +62,9 @@ def _json_body(request) -> dict:
     try:
         body = json.loads(request.body or b"{}")
     except (ValueError, UnicodeDecodeError):
-        raise scoring.RuleViolation(scoring.Violation("invalid_input", None, "the body must be JSON")) from None
+        raise scoring.RuleViolation(scoring.Violation("invalid_input", None, {"reason": "json"})) from None
     if not isinstance(body, dict):
-        raise scoring.RuleViolation(scoring.Violation("invalid_input", None, "the body must be a JSON object"))
+        raise scoring.RuleViolation(scoring.Violation("invalid_input", None, {"reason": "json_object"}))
     return body
 
 
@@ -261,7 +262,7 @@ def score_hand(request, slug, match_id):
         body = _json_body(request)
         key = body.get("key") or request.headers.get("Idempotency-Key") or ""
         if not isinstance(key, str) or (key and not logic.KEY_RE.match(key)):
-            raise ServiceError("invalid_input", "the key must be 1 to 100 printable characters", field=None)
+            raise ServiceError("invalid_input", None, {"reason": "key"})
         stored_key = f"{request.user.pk}:{key}" if key else None
         try:
             number, game_number = _body_int(body, "number"), _body_int(body, "game")
@@ -284,7 +285,8 @@ def _body_int(body: dict, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ServiceError("invalid_input", f"{name} must be a whole number >= 1", field=name)
+        raise ServiceError("invalid_input", name,
+                           {"reason": "minimum", "field": name, "minimum": 1, "value": repr(value)})
     return value
 
 

@@ -8,10 +8,8 @@ preview folds the game's stored hands and the typed one through the rules engine
 import re
 
 import scoring
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
-from tournaments.admin_forms import plain_message
+from tournaments import refusals as refusal_words
 from tournaments.models import Game, Match
 from tournaments.services.errors import ServiceError
 from tournaments.services.hand_data import engine_hands, game_settings
@@ -20,42 +18,6 @@ from tournaments import vocabulary
 #: Idempotency-Key: 1 to 100 printable ASCII characters without spaces (as the API accepts).
 KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
 
-#: What each refusal means, in plain words (docs/rules.md section 4 and the services' conflicts).
-CODE_WORDS = {
-    "unknown_card": _("This card is not in this variant's deck."),
-    "dealer_out_of_turn": _("This seat may not deal now: the deal passes to the next seat in the direction of play."),
-    "game_over": _("This game or match is already decided."),
-    "trump_invalid": _("Choose a trump this variant allows."),
-    "call_not_allowed": _("This call is not allowed here."),
-    "tricks_total": _("The tricks of both sides must add up to %(tricks)s."),
-    "points_total": _("The points of both sides must add up to %(points)s."),
-    "points_impossible": _("These points are impossible with these tricks."),
-    "penalty_not_allowed": _("This variant has no such penalty."),
-    "deck_invalid": _("The cards dealt are not a full deck."),
-    "score_mismatch": _("The score on the sheet is not what this hand scores."),
-    "play_mismatch": _("The tricks or points do not match the card play."),
-    "game_number": _("This hand would go to another game: the game it was meant for is over."),
-    "hand_exists": _("This hand is already entered."),
-    "hand_number": _("A hand before this one is missing."),
-    "duplicate_hand": _("This hand repeats the hand that decided the previous game."),
-    "idempotency_key_reused": _("This hand was already sent for another match."),
-    "idempotency_key_mismatch": _("This entry was already sent with another hand, which is stored: nothing was "
-                                  "stored now. Check the hands entered, and enter this one again if it is missing."),
-    "game_in_progress": _("A game of this match is still being played."),
-    "later_games_exist": _("A later game has started: delete its hands first."),
-    "not_last_hand": _("Only the last hand of a game can be corrected this way or deleted."),
-    "invalid_option": _("The tournament's house options are not valid."),
-}
-#: A malformed or missing value, by the field it concerns.
-FIELD_WORDS = {
-    "dealer": _("Choose the dealer."),
-    "trump": _("Choose the trump."),
-    "turned_card": _("Choose the turned-up card."),
-    "tricks": _("Enter the tricks of both sides: whole numbers, 0 or more."),
-    "points": _("Enter the points of both sides: whole numbers, 0 or more."),
-    "doublings": _("Choose how many times the hand was doubled."),
-    "penalty": _("Choose the penalty and the side that broke the rule."),
-}
 #: The fields of the entry form a refusal can point at (others show above the form).
 FORM_FIELDS = ("dealer", "trump", "turned_card", "blind", "doublings", "tricks", "points", "penalty", "thrown_in",
                "game", "number")
@@ -72,60 +34,32 @@ def form_field(field: str | None) -> str:
 def _names(state: dict | None) -> dict:
     """The match's team names by side, as the admin's refusals name them ("NS"/"EW" without a state)."""
     state = state or {}
-    return {"ns": state.get("ns_name") or "NS", "ew": state.get("ew_name") or "EW"}
-
-
-#: The engine's words for a dealer out of turn: the seats it names.
-_DEALER = re.compile(r"(?P<previous>[NESW]) dealt the previous hand, so (?P<expected>[NESW]) deals")
+    return refusal_words.side_names({"ns": state.get("ns_name"), "ew": state.get("ew_name")})
 
 
 def words_for(code: str, field: str | None, variant: scoring.Variant, state: dict | None = None,
-              detail: str = "") -> str:
-    """Return a refusal in plain words in the user's language: the admin's precise sentence where it has one.
+              params: dict | None = None) -> str:
+    """Return a refusal in plain words in the user's language, as the admin and the API write it.
 
-    The admin's ``plain_message`` turns the engine's detail into a sentence with the numbers and the team
-    ("The points of the two teams must add up to 60; these add up to 70."); the table entry shows the same
-    sentence, so a scorekeeper and an organizer read one refusal alike. Where the admin would echo the engine's
-    English detail, the entry's own translated words stand in; a malformed value says what the field needs.
+    ``tournaments.refusals`` writes the sentence from the code and its params, with the teams by name; a
+    malformed value of one of the form's fields says what the field needs (``form_words``).
     """
-    head = form_field(field)
-    if code == "invalid_input":
-        return str(FIELD_WORDS.get(head, _("This value is not valid.")))
-    names = _names(state)
-    if code == "dealer_out_of_turn":
-        found = _DEALER.search(detail or "")
-        if found:  # the admin's sentence, with the seats as this page's language writes them
-            return gettext("%(expected)s deals this hand: %(previous)s dealt the previous one.") % {
-                "expected": vocabulary.seat(found["expected"]), "previous": vocabulary.seat(found["previous"])}
-    if detail:
-        precise = plain_message(code, detail, names)
-        if precise != plain_message("", detail, names):  # a sentence of its own, not the detail echoed
-            return precise
-    if code == "points_impossible" and field and "." in field:
-        side = field.split(".")[1]
-        if side in ("ns", "ew"):
-            return gettext("%(team)s cannot have these points with these tricks.") % {"team": names[side]}
-    template = CODE_WORDS.get(code)
-    if template is None:
-        return gettext("The hand was refused (%(code)s).") % {"code": code}
-    return str(template) % {"tricks": variant.tricks_per_deal, "points": variant.hand_total}
+    return refusal_words.form_words(code, form_field(field), params or {}, names=_names(state))
 
 
 def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None) -> list[dict]:
-    """Return a refusal (the engine's violations or a service's conflict) as {code, field, message, detail} items.
+    """Return a refusal (the engine's violations or a service's conflict) as {code, field, attr, message, detail}.
 
-    ``code`` and ``attr`` are the API's (its ``errors[].code`` and ``attr``), ``detail`` the engine's own words,
-    ``message`` the admin's plain sentence, ``field`` the entry form's field it shows on.
+    ``code``, ``attr`` and ``detail`` are the API's (its ``errors[]``, "NS"/"EW" for the sides), ``message`` the
+    admin's sentence (the teams by name; a malformed value says what the form's field needs), ``field`` the
+    entry form's field it shows on.
     """
-    if isinstance(exc, scoring.RuleViolation):
-        items = [(v.code, v.field, v.message) for v in exc.violations]
-    elif isinstance(exc, ServiceError):
-        items = [(exc.code, exc.field, exc.message)]
-    else:
+    if not isinstance(exc, (scoring.RuleViolation, ServiceError)):
         raise TypeError(exc)
     return [{"code": code, "field": form_field(field), "attr": field,
-             "message": words_for(code, field, variant, state, detail), "detail": detail}
-            for code, field, detail in items]
+             "message": words_for(code, field, variant, state, params),
+             "detail": refusal_words.words(code, params)}
+            for code, field, params in refusal_words.items(exc)]
 
 
 def _team_of(match: Match, seat: str) -> str:
@@ -238,7 +172,7 @@ def preview(match: Match, data) -> dict:
         game_number, number = game.number, len(rows) + 1
     else:
         if match.status == Match.Status.FINISHED or match.is_bye:
-            raise scoring.RuleViolation(scoring.Violation("game_over", "match", "the match is decided"))
+            raise scoring.RuleViolation(scoring.Violation("game_over", "match", {"reason": "match_decided"}))
         settings = scoring.GameSettings(variant=tournament.variant, options=tournament.options or {},
                                         first_dealer=entered.dealer if isinstance(entered.dealer, str) else None)
         rows = []
@@ -262,7 +196,7 @@ def _int(value, field: str, errors: list) -> int | None:
     try:
         number = int(str(value).strip())
     except (TypeError, ValueError):
-        errors.append(scoring.Violation("invalid_input", field, f"{field} must be a whole number"))
+        errors.append(scoring.Violation("invalid_input", field, {"reason": "whole_number", "field": field}))
         return None
     return number
 
@@ -280,7 +214,7 @@ def hand_from_form(post) -> dict:
     if rank and suit:
         data["turned_card"] = rank + suit
     elif rank or suit:
-        errors.append(scoring.Violation("invalid_input", "turned_card", "choose the rank and the suit"))
+        errors.append(scoring.Violation("invalid_input", "turned_card", {"reason": "rank_and_suit"}))
     if post.get("blind"):
         data["blind"] = True
     if post.get("doublings"):

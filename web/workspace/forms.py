@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from tournaments import access
+from tournaments import access, refusals
 from tournaments.models import Club, Tournament
 from tournaments.ranking import DEFAULT_METRICS, METRICS
 from tournaments.services.tournaments import FROZEN_ONCE_PAIRED
@@ -187,7 +187,7 @@ class TournamentForm(forms.Form):
                 continue
             violation = spec.check(option, value)
             if violation is not None:  # the declaration's own check, in case the field let it through
-                self.add_error(name, violation.message)
+                self.add_error(name, refusals.validation_error(violation.code, violation.params))
             elif value != spec.default:
                 options[option] = value
         if any(name in self.errors for name in self.option_names(slug)):

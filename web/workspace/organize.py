@@ -159,7 +159,7 @@ def pair(request, tournament):
     try:
         record = round_pair_request(tournament=tournament, user=request.user, force=force)
     except ServiceError as exc:
-        messages.error(request, refusal(exc.code, teams=getattr(exc, "teams", None)))
+        messages.error(request, refusal(exc.code, teams=getattr(exc, "teams", None), params=exc.params))
         url = reverse("ws:tournament", args=[tournament.slug])
         if exc.code == "round_unfinished" and not force and _can_force(tournament):
             url += f"?{FORCE_OFFER}=1#h-next"  # the dashboard offers "Pair anyway"
@@ -189,7 +189,8 @@ def _task_view(tournament: Tournament, info: dict) -> dict:
         "stage": stage,
         "round": number,
         "round_url": reverse("ws:round", args=[tournament.slug, number]) if number else None,
-        "error": refusal(error.get("code", "error"), teams=error.get("teams")) if error else None,
+        "error": (refusal(error.get("code", "error"), teams=error.get("teams"), params=error.get("params"))
+                  if error else None),
     }
 
 

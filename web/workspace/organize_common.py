@@ -1,5 +1,5 @@
 """What the organizer's views share: the sign-in and 404-unless-yours guard, and the services' refusals in words
-(``tournaments.vocabulary``'s ``refusal``, re-exported for the views)."""
+(``tournaments.refusals``, with the teams of a pairing refusal by name)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,22 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.urls import NoReverseMatch, reverse
 
-from tournaments.vocabulary import REFUSALS, refusal  # noqa: F401 (re-exported for the views)
+from tournaments import refusals
+from tournaments.models import Team
 
 from .common import organized_tournament_or_404
+
+
+def refusal(code: str, *, teams: list[int] | None = None, params: dict | None = None) -> str:
+    """Return a service's refusal in the user's language (``tournaments.refusals``), the teams by name.
+
+    ``teams``: the ids of the teams a ``pairing_impossible`` names, for a refusal recorded without their names.
+    """
+    params = dict(params or {})
+    if code == "pairing_impossible" and "teams" not in params:
+        names = dict(Team.objects.filter(pk__in=teams or []).values_list("pk", "name"))
+        params["teams"] = [names.get(t, "?") for t in teams or []]
+    return refusals.words(code, params)
 
 
 def login_url() -> str:

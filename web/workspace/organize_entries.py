@@ -73,7 +73,7 @@ def _entries_page(request, tournament, *, club=None, new_team=None, error=None, 
 
 
 def _refused(request, exc: ServiceError) -> None:
-    messages.error(request, refusal(exc.code, teams=getattr(exc, "teams", None)))
+    messages.error(request, refusal(exc.code, teams=getattr(exc, "teams", None), params=exc.params))
 
 
 @require_POST
@@ -108,7 +108,7 @@ def entry_new_team(request, tournament):
     except ServiceError as exc:
         # The form again with what was typed, and the refusal next to it.
         return _entries_page(request, tournament, club=club, new_team=request.POST.dict(),
-                             error=refusal(exc.code), status=400)
+                             error=refusal(exc.code, params=exc.params), status=400)
     messages.success(request, _("%(team)s is made and entered.") % {"team": entry.team.name})
     return _back(tournament, "new-team", club=club.pk)
 

@@ -75,7 +75,8 @@ def round_change(request, tournament, number):
     try:
         match_pairing_change(match=match, ns=ns, ew=ew, user=request.user)
     except ServiceError as exc:
-        return _round_page(request, tournament, rnd, error=refusal(exc.code), error_match=match.pk, status=400)
+        return _round_page(request, tournament, rnd, error=refusal(exc.code, params=exc.params),
+                           error_match=match.pk, status=400)
     messages.success(request, _("Table %(table)s: %(ns)s against %(ew)s.") % {
         "table": match.table, "ns": ns.name, "ew": ew.name if ew else _("a bye")})
     return redirect("ws:round", tournament.slug, rnd.number)

@@ -162,7 +162,7 @@ def test_create_a_player_with_a_taken_licence_shows_the_error_on_the_field(brows
     PlayerFactory(club=ClubFactory(), licence="123")
     response = browser.post(url("club-player-new", club), {"name": "An", "licence": "123"})
     assert response.status_code == 200
-    assert response.context["form"].errors == {"licence": ["Another player has this licence already."]}
+    assert response.context["form"].errors == {"licence": ["Another player has licence 123 already."]}
     assert not Player.objects.filter(club=club).exists()
     response = browser.post(url("club-player-new", club), {"name": ""})
     assert "name" in response.context["form"].errors
@@ -231,7 +231,7 @@ def test_team_name_taken_shows_on_the_field(browser, club):
     TeamFactory(club=club, name="De Manilles")
     a, b = PlayerFactory(club=club), PlayerFactory(club=club)
     response = browser.post(url("club-team-new", club), {"name": "de manilles", "player_1": a.pk, "player_2": b.pk})
-    assert response.context["form"].errors == {"name": ["The club has a team with this name already."]}
+    assert response.context["form"].errors == {"name": [f"{club} has a team called de manilles already."]}
 
 
 def test_edit_a_team_keeps_a_retired_player(browser, club):

@@ -260,7 +260,7 @@ def test_json_refusals_name_their_field(setup, keeper_client, hand, code, field)
     assert response.status_code == 400
     refusal = response.json()["refusals"][0]
     assert (refusal["code"], refusal["field"]) == (code, field)
-    assert refusal["message"] and refusal["message"] != refusal["detail"]
+    assert refusal["message"] and refusal["detail"] and "%(" not in refusal["message"]
     assert not Hand.objects.exists()
 
 

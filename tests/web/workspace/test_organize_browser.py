@@ -130,7 +130,7 @@ def test_every_page_fits_a_phone_and_a_desktop(browser, hall):  # noqa: F811
         page.fill("#p2-new", "Bart Peeters")
         page.click("#new-team form.org-form[method=post] button[type=submit]")
         page.wait_for_load_state()
-        assert "This club has a team with that name already." in page.inner_text(".form-error")
+        assert f"{a.club} has a team called Troef Zot already." in page.inner_text(".form-error")
         assert page.input_value("#p1-new") == "Ann Peeters"
         shoot(page, "entries-error")
     pending.status = "succeeded"

@@ -116,7 +116,7 @@ def test_no_change_once_a_hand_is_entered(client_of, cup):
     assert 'class="org-change-form"' not in page
     before = tables(cup)
     response = change(client_of, cup, 1, team("Ploeg 1"), team("Ploeg 6"))
-    assert response.status_code == 400 and "This round has started" in response.content.decode()
+    assert response.status_code == 400 and "Round 1 has started" in response.content.decode()
     assert tables(cup) == before
 
 
