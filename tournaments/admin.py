@@ -11,7 +11,6 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.db import transaction
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -30,7 +29,6 @@ from tournaments.admin_forms import (
     NextGameForm,
     TournamentAdminForm,
     default_variant,
-    form_hand_data,
     hand_form_for,
     refusal_text,
     side_names,
@@ -54,7 +52,8 @@ from tournaments.models import (
 from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+from tournaments.services.hand_data import hand_from_fields
+from tournaments.services.sheets import game_sheet_apply
 
 COMPUTED_HAND_FIELDS = ("multiplier_line", "score_line", "bonus_line", "totals_line", "labels_line")
 RELATED_ONLY = admin.RelatedOnlyFieldListFilter
@@ -710,26 +709,18 @@ class GameAdmin(ScopedAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def save_formset(self, request, form, formset, change):
-        """Save the inline hands through the services, in order: deletions, corrections, then new hands."""
+        """Save the inline hands as one sheet through the services (``game_sheet_apply``): all of them or none."""
         if formset.model is not Hand:
             return super().save_formset(request, form, formset, change)
         game = form.instance
         reason = getattr(formset, "correction_reason", "")  # required by the formset when a stored hand changes
+        kept = [f for f in formset.forms if f not in formset.deleted_forms and f.has_changed()]
         try:
-            with transaction.atomic():
-                for hand_form in formset.deleted_forms:
-                    if hand_form.instance.pk:
-                        hand_delete_last(hand=hand_form.instance, user=request.user)
-                changed = [f for f in formset.forms if f.instance.pk and f not in formset.deleted_forms
-                           and f.has_changed()]
-                for hand_form in sorted(changed, key=lambda f: f.instance.number):
-                    hand_correct(hand=hand_form.instance, data=form_hand_data(hand_form.cleaned_data),
-                                 user=request.user, reason=reason)
-                new = [f for f in formset.forms if not f.instance.pk and f.has_changed()
-                       and f not in formset.deleted_forms]
-                for hand_form in new:
-                    hand_enter(match=game.match, data=form_hand_data(hand_form.cleaned_data), user=request.user,
-                               game_number=game.number)
+            game_sheet_apply(
+                game=game, deleted=[f.instance for f in formset.deleted_forms if f.instance.pk],
+                corrected=[(f.instance, hand_from_fields(f.cleaned_data)) for f in kept if f.instance.pk],
+                entered=[hand_from_fields(f.cleaned_data) for f in kept if not f.instance.pk],
+                user=request.user, reason=reason)
         except (scoring.RuleViolation, ServiceError) as exc:
             # The formset's clean() folded the same game, so this is a race with another writer.
             request._hands_refused = True

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournaments.models import CORRECTION_REASON_MAX, Game, Hand, Match, Round
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
 from web import labels
 
 from . import entry_logic as logic
@@ -186,16 +186,11 @@ def score_match(request, slug, match_id):
     key = request.POST.get("key", "")
     if key and not logic.KEY_RE.match(key):
         key = ""
-    stored_key = f"{request.user.pk}:{key}" if key else None
     try:
-        try:
-            data = logic.hand_from_form(request.POST)
-        except scoring.RuleViolation:
-            hand_key_refuse_invalid(idempotency_key=stored_key)  # a form already stored with a valid hand
-            raise
-        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=stored_key,
-                                   number=_opt_int(request.POST.get("number")),
-                                   game_number=_opt_int(request.POST.get("game")))
+        hand, created = hand_enter(
+            match=match, user=request.user, idempotency_key=hand_key(user=request.user, key=key),
+            read=lambda: (logic.hand_from_form(request.POST), _opt_int(request.POST.get("number")),
+                          _opt_int(request.POST.get("game"))))
     except (scoring.RuleViolation, ServiceError) as exc:
         found = logic.refusals(exc, match.round.tournament.variant_obj, state)
         if isinstance(exc, IdempotencyKeyMismatch):  # this form's key is taken: a new one for what is typed now
@@ -241,7 +236,9 @@ def score_preview(request, slug, match_id):
     match = scorekept_match_or_404(request.user, slug, match_id)
     try:
         body = _json_body(request)
-        result = logic.preview(match, body.get("hand", body))
+        # The queue names the game and hand it sends a hand for: the preview is asked as the hand will be sent.
+        result = logic.preview(match, body.get("hand", body), number=_body_int(body, "number"),
+                               game_number=_body_int(body, "game"))
     except (scoring.RuleViolation, ServiceError) as exc:
         return _refused(exc, match, logic.match_state(match))
     return JsonResponse({"preview": result})
@@ -262,14 +259,9 @@ def score_hand(request, slug, match_id):
         key = body.get("key") or request.headers.get("Idempotency-Key") or ""
         if not isinstance(key, str) or (key and not logic.KEY_RE.match(key)):
             raise ServiceError("invalid_input", "the key must be 1 to 100 printable characters", field=None)
-        stored_key = f"{request.user.pk}:{key}" if key else None
-        try:
-            number, game_number = _body_int(body, "number"), _body_int(body, "game")
-        except ServiceError:
-            hand_key_refuse_invalid(idempotency_key=stored_key)  # a key already stored with a valid request
-            raise
-        hand, created = hand_enter(match=match, data=body.get("hand") or {}, user=request.user,
-                                   idempotency_key=stored_key, number=number, game_number=game_number)
+        hand, created = hand_enter(
+            match=match, user=request.user, idempotency_key=hand_key(user=request.user, key=key),
+            read=lambda: (body.get("hand") or {}, _body_int(body, "number"), _body_int(body, "game")))
     except (scoring.RuleViolation, ServiceError) as exc:
         return _refused(exc, match, logic.match_state(match))
     match.refresh_from_db()
