@@ -52,7 +52,7 @@ from tournaments.models import (
 from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start
-from tournaments.services.hand_data import hand_from_fields
+from tournaments.services.hand_data import hand_form_changes, hand_from_fields
 from tournaments.services.sheets import game_sheet_apply
 
 COMPUTED_HAND_FIELDS = ("multiplier_line", "score_line", "bonus_line", "totals_line", "labels_line")
@@ -716,9 +716,11 @@ class GameAdmin(ScopedAdmin):
         reason = getattr(formset, "correction_reason", "")  # required by the formset when a stored hand changes
         kept = [f for f in formset.forms if f not in formset.deleted_forms and f.has_changed()]
         try:
+            # A corrected row replaces every field it shows: the hand stored is the one the formset checked.
             game_sheet_apply(
                 game=game, deleted=[f.instance for f in formset.deleted_forms if f.instance.pk],
-                corrected=[(f.instance, hand_from_fields(f.cleaned_data)) for f in kept if f.instance.pk],
+                corrected=[(f.instance, hand_form_changes(hand_from_fields(f.cleaned_data)))
+                           for f in kept if f.instance.pk],
                 entered=[hand_from_fields(f.cleaned_data) for f in kept if not f.instance.pk],
                 user=request.user, reason=reason)
         except (scoring.RuleViolation, ServiceError) as exc:

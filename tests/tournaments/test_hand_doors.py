@@ -9,10 +9,10 @@ from django.urls import reverse
 
 from tests.api.conftest import client_for
 from tests.factories import UserFactory
-from tests.tournaments.test_admin import new_hand_post, url
+from tests.tournaments.test_admin import hand_formset, new_hand_post, rendered_post_data, url
 from tests.web.conftest import make_tournament
 from tournaments.models import Game, Hand, Match
-from tournaments.services.hands import hand_enter
+from tournaments.services.hands import hand_correct, hand_enter
 
 pytestmark = [pytest.mark.django_db, pytest.mark.filterwarnings("ignore:No directory at:UserWarning")]
 
@@ -69,3 +69,46 @@ def test_every_door_stores_the_same_hand(door, admin_client):
     _enter(door, match, keeper, admin_client)
     assert _stored(match) == _stored(reference)
     assert Hand.objects.filter(game__match=match).count() == 2
+
+
+def _correct(door: str, match: Match, keeper, admin_client) -> None:
+    """Correct hand 2 through a door: not doubled after all."""
+    hand = Hand.objects.get(game__match=match, number=2)
+    fields = {**FIELDS, "doublings": "0"}
+    if door == "entry form":
+        client = Client()
+        client.force_login(keeper)
+        response = client.post(reverse("ws:score-correct", args=[match.round.tournament.slug, match.pk]),
+                               {**fields, "reason": "not doubled"})
+        assert response.status_code == 302, response.content
+    elif door == "admin":
+        game = hand.game
+        page = admin_client.get(url(Game, "change", game.pk))
+        formset = hand_formset(page)
+        data = rendered_post_data(page)
+        row = next(f for f in formset.forms if f.instance.pk == hand.pk)
+        for name, value in fields.items():
+            data[row.add_prefix(name)] = value
+        data["correction_reason"] = "not doubled"
+        response = admin_client.post(url(Game, "change", game.pk), data)
+        assert response.status_code == 302, response.content
+    else:
+        response = client_for(keeper).patch(f"/api/v1/hands/{hand.pk}/", {"doublings": 0, "reason": "not doubled"},
+                                            format="json")
+        assert response.status_code == 200, response.content
+
+
+@pytest.mark.parametrize("door", ["api", "entry form", "admin"])
+def test_every_door_corrects_a_hand_alike(door, admin_client):
+    """A correction stores the hand as its form showed it when it was checked: a call taken back is gone."""
+    tournament = make_tournament(4)
+    keeper = UserFactory(username="keeper")
+    tournament.scorekeepers.add(keeper)
+    reference, match = Match.objects.filter(round__tournament=tournament, ew__isnull=False).order_by("table")[:2]
+    for m in (reference, match):
+        hand_enter(match=m, data=FIRST)
+        hand_enter(match=m, data=HAND)
+    hand_correct(hand=Hand.objects.get(game__match=reference, number=2), data={"doublings": None})
+    _correct(door, match, keeper, admin_client)
+    assert _stored(match) == _stored(reference)
+    assert _stored(match)["doublings"] == 0

@@ -90,6 +90,16 @@ def hand_from_fields(fields: Mapping) -> dict:
     return data
 
 
+#: The keys of a hand (api.md) its form shows: a correction typed in a form replaces each of them.
+FORM_INPUT_KEYS = ("dealer", "trump", "turned_card", "blind", "doublings", "tricks", "points", "penalty", "thrown_in")
+
+
+def hand_form_changes(hand: Mapping) -> dict:
+    """Return a hand typed in a form to correct a stored one (``hand_from_fields``'s) as ``hand_correct``'s changes:
+    every field the form shows is replaced, and one left blank removed, so the hand stored is the one typed."""
+    return {key: hand.get(key) for key in FORM_INPUT_KEYS}
+
+
 def hand_fields(hand: Hand) -> dict:
     """Return a stored hand as a form's flat fields (``FORM_FIELDS``), to show it for a correction."""
     return {"dealer": hand.dealer, "trump": hand.trump, "turned_card": hand.turned_card, "blind": hand.blind,

@@ -6,6 +6,9 @@ back, and refuses what the engine refuses with its codes. A correction or a dele
 game again. A new hand is scored from the engine's state after the hands before it, which the game
 keeps (``Game.engine_state``): the same result as folding the whole game (tested), without reading
 its hands. A game that keeps no state for its hands (a row from before it was kept) is folded whole.
+
+``hand_preview`` answers what ``hand_enter`` would store for the same request without storing it,
+through the same steps (``_next_game``: where the hand goes, by ``games.hand_next``, and the checks).
 """
 
 import hashlib

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournaments.models import CORRECTION_REASON_MAX, Game, Hand, Match, Round
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
+from tournaments.services.hand_data import hand_form_changes
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
 from web import labels
 
@@ -305,10 +306,7 @@ def score_correct(request, slug, match_id):
                                  "hand's history.") % {"max": CORRECTION_REASON_MAX}
         else:
             try:
-                data = logic.hand_from_form(request.POST)
-                # Every input field is replaced: a field left empty is removed from the hand.
-                changes = {k: data.get(k) for k in ("dealer", "trump", "turned_card", "blind", "doublings", "tricks",
-                                                     "points", "penalty", "thrown_in")}
+                changes = hand_form_changes(logic.hand_from_form(request.POST))
                 hand = hand_correct(hand=hand, data=changes, user=request.user, reason=reason)
             except (scoring.RuleViolation, ServiceError) as exc:
                 found = logic.refusals(exc, match.round.tournament.variant_obj, logic.match_state(match))

@@ -1,8 +1,9 @@
 """Table entry's reads and words: a match's state for the entry form, the engine's preview, refusals in words.
 
-Nothing here writes: entering, correcting and deleting go through ``tournaments.services``. The
-preview folds the game's stored hands and the typed one through the rules engine exactly as
-``hand_enter`` will, so what it shows is what will be stored (or refused).
+Nothing here works out or writes a result: where the next hand goes is ``match_entry_state``'s
+(``tournaments.selectors_hands``), the preview is ``hand_preview``'s (what ``hand_enter`` would store,
+or refuse), and the form's fields become a hand through ``hand_data.hand_from_fields``; this module
+puts them in the page's words.
 """
 
 import re
