@@ -51,7 +51,7 @@ from tournaments.models import (
 )
 from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
-from tournaments.services.games import game_start
+from tournaments.services.games import game_start, hand_next
 from tournaments.services.hand_data import hand_form_changes, hand_from_fields
 from tournaments.services.sheets import game_sheet_apply
 
@@ -543,7 +543,7 @@ class MatchAdmin(ScopedAdmin):
 
 def _can_start_next_game(match: Match) -> bool:
     last = match.games.order_by("-number").first()
-    return match.status != Match.Status.FINISHED and (last is None or last.status == Game.Status.FINISHED)
+    return hand_next(match=match, games=[last] if last else [], played=0).starts_game
 
 
 class HandInline(admin.TabularInline):
