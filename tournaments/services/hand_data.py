@@ -95,8 +95,11 @@ FORM_INPUT_KEYS = ("dealer", "trump", "turned_card", "blind", "doublings", "tric
 
 
 def hand_form_changes(hand: Mapping) -> dict:
-    """Return a hand typed in a form to correct a stored one (``hand_from_fields``'s) as ``hand_correct``'s changes:
-    every field the form shows is replaced, and one left blank removed, so the hand stored is the one typed."""
+    """Return a hand typed in a form to correct a stored one as ``hand_correct``'s changes.
+
+    ``hand``: ``hand_from_fields``'s. Every field the form shows is replaced, and one left blank
+    removed, so that the hand stored is the one typed (and checked).
+    """
     return {key: hand.get(key) for key in FORM_INPUT_KEYS}
 
 

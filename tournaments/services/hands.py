@@ -347,8 +347,11 @@ class HandPreview:
 
 def hand_preview(*, match: Match, data: Mapping, number: int | None = None,
                  game_number: int | None = None) -> HandPreview:
-    """Score ``data`` as the match's next hand without storing anything: what ``hand_enter`` would store for the
-    same request, refused as it would refuse it."""
+    """Score ``data`` as the match's next hand without storing it: what ``hand_enter`` would store, or refuse.
+
+    The same steps as ``hand_enter`` for the same request (``number``, ``game_number``), on the
+    match as it is (nothing locked); a hand that would start a game is scored in it unsaved.
+    """
     entered = scoring.Hand.from_dict(data)
     games, played = match_games(match)
     game, next_number = _next_game(match, games, played, entered, number, game_number, start=False)
