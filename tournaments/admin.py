@@ -11,7 +11,6 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.db import transaction
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -30,7 +29,6 @@ from tournaments.admin_forms import (
     NextGameForm,
     TournamentAdminForm,
     default_variant,
-    form_hand_data,
     hand_form_for,
     refusal_text,
     side_names,
@@ -53,8 +51,9 @@ from tournaments.models import (
 )
 from tournaments.query_text import NullSafeAdminMixin
 from tournaments.services.errors import ServiceError
-from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter
+from tournaments.services.games import game_start, hand_next
+from tournaments.services.hand_data import hand_form_changes, hand_from_fields
+from tournaments.services.sheets import game_sheet_apply
 from tournaments.vocabulary import LABEL_WORDS, PENALTY_LABELS
 
 COMPUTED_HAND_FIELDS = ("multiplier_line", "score_line", "bonus_line", "totals_line", "labels_line")
@@ -545,7 +544,7 @@ class MatchAdmin(ScopedAdmin):
 
 def _can_start_next_game(match: Match) -> bool:
     last = match.games.order_by("-number").first()
-    return match.status != Match.Status.FINISHED and (last is None or last.status == Game.Status.FINISHED)
+    return hand_next(match=match, games=[last] if last else [], played=0).starts_game
 
 
 class HandInline(admin.TabularInline):
@@ -709,26 +708,20 @@ class GameAdmin(ScopedAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def save_formset(self, request, form, formset, change):
-        """Save the inline hands through the services, in order: deletions, corrections, then new hands."""
+        """Save the inline hands as one sheet through the services (``game_sheet_apply``): all of them or none."""
         if formset.model is not Hand:
             return super().save_formset(request, form, formset, change)
         game = form.instance
         reason = getattr(formset, "correction_reason", "")  # required by the formset when a stored hand changes
+        kept = [f for f in formset.forms if f not in formset.deleted_forms and f.has_changed()]
         try:
-            with transaction.atomic():
-                for hand_form in formset.deleted_forms:
-                    if hand_form.instance.pk:
-                        hand_delete_last(hand=hand_form.instance, user=request.user)
-                changed = [f for f in formset.forms if f.instance.pk and f not in formset.deleted_forms
-                           and f.has_changed()]
-                for hand_form in sorted(changed, key=lambda f: f.instance.number):
-                    hand_correct(hand=hand_form.instance, data=form_hand_data(hand_form.cleaned_data),
-                                 user=request.user, reason=reason)
-                new = [f for f in formset.forms if not f.instance.pk and f.has_changed()
-                       and f not in formset.deleted_forms]
-                for hand_form in new:
-                    hand_enter(match=game.match, data=form_hand_data(hand_form.cleaned_data), user=request.user,
-                               game_number=game.number)
+            # A corrected row replaces every field it shows: the hand stored is the one the formset checked.
+            game_sheet_apply(
+                game=game, deleted=[f.instance for f in formset.deleted_forms if f.instance.pk],
+                corrected=[(f.instance, hand_form_changes(hand_from_fields(f.cleaned_data)))
+                           for f in kept if f.instance.pk],
+                entered=[hand_from_fields(f.cleaned_data) for f in kept if not f.instance.pk],
+                user=request.user, reason=reason)
         except (scoring.RuleViolation, ServiceError) as exc:
             # The formset's clean() folded the same game, so this is a race with another writer.
             request._hands_refused = True

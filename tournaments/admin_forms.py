@@ -14,11 +14,10 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
-from tournaments.services.hand_data import engine_hands, game_settings
+from tournaments.services.hand_data import FORM_FIELDS, engine_hands, game_settings, hand_fields, hand_from_fields
 from tournaments.vocabulary import OPTION_HELP, OPTION_LABELS, PENALTY_LABELS, card_name, suit_name, variant_name
 
-ENTRY_FIELDS = ["dealer", "trump", "turned_card", "blind", "doublings", "tricks_ns", "tricks_ew",
-                "points_ns", "points_ew", "penalty_type", "penalty_side", "thrown_in"]
+ENTRY_FIELDS = list(FORM_FIELDS)
 
 SEATS = ("N", "E", "S", "W")
 SEAT_SIDE = {"N": "ns", "S": "ns", "E": "ew", "W": "ew"}
@@ -77,26 +76,6 @@ def penalty_choices(variant: scoring.Variant) -> list[tuple[str, str]]:
     return BLANK + [(code, PENALTY_LABELS.get(code, code)) for code in variant.penalties]
 
 
-def form_hand_data(cleaned: dict) -> dict:
-    """Return the api.md hand JSON for a hand form's cleaned data."""
-    data: dict = {"dealer": cleaned.get("dealer") or ""}
-    for key in ("trump", "turned_card"):
-        if cleaned.get(key):
-            data[key] = cleaned[key].strip()
-    for key in ("blind", "thrown_in"):
-        if cleaned.get(key):
-            data[key] = True
-    if cleaned.get("doublings"):
-        data["doublings"] = cleaned["doublings"]
-    for name in ("tricks", "points"):
-        ns, ew = cleaned.get(f"{name}_ns"), cleaned.get(f"{name}_ew")
-        if ns is not None or ew is not None:
-            data[name] = {"ns": ns if ns is not None else 0, "ew": ew if ew is not None else 0}
-    if cleaned.get("penalty_type"):
-        data["penalty"] = {"type": cleaned["penalty_type"], "side": cleaned.get("penalty_side") or ""}
-    return data
-
-
 def violation_form_field(field: str | None) -> str | None:
     """Map an engine field ("points", "tricks.ns", "penalty.side") to the inline's form field."""
     if not field:
@@ -146,6 +125,9 @@ class HandInlineForm(forms.ModelForm):
     side_names = {"ns": "NS", "ew": "EW"}
 
     def __init__(self, *args, **kwargs):
+        instance = kwargs.get("instance")
+        if instance is not None and instance.pk:  # a stored hand shown as the table entry shows it
+            kwargs["initial"] = {**hand_fields(instance), **(kwargs.get("initial") or {})}
         super().__init__(*args, **kwargs)
         labels = {"tricks_ns": _("tricks %(team)s"), "tricks_ew": _("tricks %(team)s"),
                   "points_ns": _("points %(team)s"), "points_ew": _("points %(team)s")}
@@ -224,7 +206,7 @@ class HandInlineFormSet(forms.BaseInlineFormSet):
                 inputs.append(engine_hands([form.instance])[0])
             else:
                 try:
-                    inputs.append(scoring.Hand.from_dict(form_hand_data(form.cleaned_data)))
+                    inputs.append(scoring.Hand.from_dict(hand_from_fields(form.cleaned_data)))
                 except scoring.RuleViolation as exc:
                     _add_violations(form, exc.violations, self._names())
                     return

@@ -12,7 +12,7 @@ from tournaments import versions
 from tournaments.models import Game, Hand, Match
 from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
 
 from ..filters import MatchFilter
 from ..openapi import (
@@ -116,19 +116,17 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
                     {"Idempotency-Key": [exceptions.ErrorDetail(
                         "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
                         code="invalid")]})
-            key = f"{request.user.pk}:{key}"
-        try:
+
+        def read():
             data = plain(validated(HAND_BODY, request.data))
-        except (exceptions.ValidationError, exceptions.ParseError):
-            hand_key_refuse_invalid(idempotency_key=key)  # 422 when the key is stored: not its retry
-            raise
-        number = data.pop("number", None)
-        game_number = data.pop("game", None)
+            return data, data.pop("number", None), data.pop("game", None)
+
         # One statement locks the match and tells whether the user may see it and keep its score (the
-        # queries of get_object() and ResultWrite, under the lock).
+        # queries of get_object() and ResultWrite, under the lock). A body that does not validate is refused
+        # by the service as its key says (422 when the key is stored: not its retry).
         try:
-            hand, created = hand_enter(match_id=int(pk), data=data, user=request.user, idempotency_key=key,
-                                        number=number, game_number=game_number, viewer=request.user,
+            hand, created = hand_enter(match_id=int(pk), read=read, user=request.user,
+                                        idempotency_key=hand_key(user=request.user, key=key), viewer=request.user,
                                         authorize=lambda match: self._may_keep_score(request, match))
         except Match.DoesNotExist:
             raise Http404 from None

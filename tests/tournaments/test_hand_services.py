@@ -210,6 +210,20 @@ def test_an_invalid_body_with_a_stored_key_is_a_mismatch_and_with_a_new_key_its_
     hand_key_refuse_invalid(idempotency_key=None)
 
 
+def test_a_request_read_by_hand_enter_is_refused_by_its_key_when_its_body_does_not_read(belgian_match):
+    """``read``: the caller hands over the reading of its request; hand_enter checks the key of one that fails."""
+    def unreadable():
+        raise ValueError("not a hand")
+
+    hand_enter(match=belgian_match, data=summary("N", 37), idempotency_key="k-read")
+    with pytest.raises(IdempotencyKeyMismatch):
+        hand_enter(match=belgian_match, read=unreadable, idempotency_key="k-read")
+    with pytest.raises(ValueError):  # a new key: the request's own refusal
+        hand_enter(match=belgian_match, read=unreadable, idempotency_key="k-other")
+    hand, created = hand_enter(match=belgian_match, read=lambda: (summary("E", 37), 2, 1), idempotency_key="k-2")
+    assert (hand.number, hand.game.number, created) == (2, 1, True)
+
+
 def test_an_expected_number_already_entered_is_a_conflict(belgian_match):
     hand_enter(match=belgian_match, data=summary("N", 37), number=1)
     with pytest.raises(Conflict) as conflict:

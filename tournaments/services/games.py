@@ -1,6 +1,7 @@
-"""Start matches and their games; fold a match's games into its result."""
+"""Start matches and their games; fold a match's games into its result; tell where the next hand goes."""
 
 import functools
+from dataclasses import dataclass
 
 import scoring
 from django.db import connection, transaction
@@ -147,22 +148,31 @@ def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
     match_result_saved(match, moved)
 
 
-def match_result_apply(match: Match, games: list[Game] | None = None) -> bool:
+def match_result_apply(match: Match, games: list[Game] | None = None, *, walkover: str = "") -> bool:
     """Set the result fields (``MATCH_RESULT_FIELDS``) of a locked match from its games, unsaved; tell whether
-    its status changed."""
-    tournament = match.round.tournament
+    its status changed.
+
+    The one place a match's result is worked out: a bye (no ``ew`` team) is won by its team and a
+    walkover (``walkover``: the side that wins it) by that side, both without games.
+    """
+    was = match.status
+    if match.ew_id is None or walkover:
+        match.games_won_ns = match.games_won_ew = match.points_ns = match.points_ew = 0
+        match.winner = walkover or Match.Winner.NS
+        match.status = Match.Status.FINISHED
+        return match.status != was
     if games is None:
         games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
     else:
         games = [(g.status, g.winner, g.total_ns, g.total_ew) for g in games]
     winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
-    result = scoring.fold_match(tournament.effective_best_of, winners)
+    # Without a finished game the length of the match does not matter: a new round's matches read no tournament.
+    result = scoring.fold_match(match.round.tournament.effective_best_of if winners else 1, winners)
     match.games_won_ns = result.games_won["ns"]
     match.games_won_ew = result.games_won["ew"]
     match.points_ns = sum(ns for _, _, ns, _ in games)
     match.points_ew = sum(ew for _, _, _, ew in games)
     match.winner = (result.winner or "") if result.finished else ""
-    was = match.status
     if result.finished:
         match.status = Match.Status.FINISHED
     elif games:
@@ -208,6 +218,20 @@ def game_start(*, match: Match, first_dealer: str, favourite: str = "", albur: s
 def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "",
                        games: list[Game] | None = None) -> Game:
     """Start the next game of a locked match; ``games``: its games in order when the caller holds them (appended to)."""
+    game = game_next(match=match, first_dealer=first_dealer, favourite=favourite, albur=albur, games=games)
+    game.save()
+    if games is not None:
+        games.append(game)
+    match_refresh_result(match, games)  # status, round status and game points (an albur scores before any hand)
+    return game
+
+
+def game_next(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "",
+              games: list[Game] | None = None) -> Game:
+    """Return the match's next game as it would start, unsaved, refused as ``game_start`` refuses it.
+
+    ``games``: the match's games in order when the caller holds them.
+    """
     if match.is_bye:
         raise _violation("game_over", "match", reason="bye")
     if match.status == Match.Status.FINISHED:
@@ -226,8 +250,46 @@ def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", 
     game.total_ns, game.total_ew = folded.totals["ns"], folded.totals["ew"]
     game.next_dealer = folded.next_dealer or first_dealer
     game.next_multiplier = folded.next_multiplier
-    game.save()
-    if games is not None:
-        games.append(game)
-    match_refresh_result(match, games)  # status, round status and game points (an albur scores before any hand)
     return game
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """Where a match's next hand goes: the one answer ``hand_enter``, ``hand_preview`` and the entry's state share."""
+
+    #: The game in progress the hand continues; None when the hand would start game ``game_number``.
+    game: Game | None
+    game_number: int
+    #: The hand's number in its game.
+    number: int
+    #: Who deals it: the game's next dealer; for a new game the seat after the last dealer (drawn at the table,
+    #: so only a suggestion), "" before the first hand of the match.
+    dealer: str
+    #: What it is worth (a new game's first hand: 1).
+    multiplier: int
+    #: The match is decided (or a bye): it has no next hand; ``hand_enter`` refuses one.
+    decided: bool
+
+    @property
+    def starts_game(self) -> bool:
+        """Tell whether entering the hand starts a new game."""
+        return self.game is None and not self.decided
+
+
+def hand_next(*, match: Match, games: list[Game], played: int, last_dealer: str = "") -> NextHand:
+    """Return where the match's next hand goes, from its games in order and the hands of the last one.
+
+    ``played``: how many hands the last game has while it is played; ``last_dealer``: who dealt the last
+    hand of the last game (the suggestion for a new game's first dealer). Reads and writes nothing.
+    """
+    last = games[-1] if games else None
+    if last is not None and last.status == Game.Status.PLAYING:
+        return NextHand(game=last, game_number=last.number, number=played + 1, dealer=last.next_dealer or "",
+                        multiplier=last.next_multiplier, decided=False)
+    decided = match.status == Match.Status.FINISHED or match.is_bye
+    dealer = ""
+    if last_dealer:
+        tournament = match.round.tournament
+        dealer = tournament.variant_obj.rules(tournament.options or {}).next_seat[last_dealer]
+    return NextHand(game=None, game_number=last.number + 1 if last else 1, number=1, dealer=dealer, multiplier=1,
+                    decided=decided)

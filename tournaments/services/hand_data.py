@@ -4,6 +4,7 @@ import dataclasses
 from collections.abc import Mapping
 
 import scoring
+import scoring.types
 
 from tournaments.models import Game, Hand
 
@@ -37,6 +38,78 @@ def hand_input_dict(hand: Hand) -> dict:
     if hand.play is not None:
         data["play"] = hand.play
     return data
+
+
+#: A hand's flat form fields (the admin's score sheet, the table entry): what ``hand_from_fields`` reads.
+FORM_FIELDS = ("dealer", "trump", "turned_card", "blind", "doublings", "tricks_ns", "tricks_ew", "points_ns",
+               "points_ew", "penalty_type", "penalty_side", "thrown_in")
+
+
+def _count(value, field: str, errors: list) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        errors.append(scoring.types.bad(field, "whole_number", field=field))
+        return None
+
+
+def _blank(value) -> bool:
+    return value is None or value == ""
+
+
+def hand_from_fields(fields: Mapping) -> dict:
+    """Return the hand (api.md, as the engine reads it) of a form's flat fields (``FORM_FIELDS``).
+
+    Values as typed (strings) or as a form cleaned them (numbers, booleans); a blank field is absent,
+    and a side left blank beside a filled one counts 0. Raises ``scoring.RuleViolation``
+    (``invalid_input``) for a count that is not a whole number.
+    """
+    errors: list = []
+    data: dict = {"dealer": fields.get("dealer") or ""}
+    for key in ("trump", "turned_card"):
+        if not _blank(fields.get(key)):
+            data[key] = str(fields[key]).strip()
+    if not _blank(fields.get("blind")) and fields["blind"]:
+        data["blind"] = True
+    if not _blank(fields.get("doublings")):
+        doublings = _count(fields["doublings"], "doublings", errors)
+        if doublings != 0:
+            data["doublings"] = doublings
+    if not _blank(fields.get("thrown_in")) and fields["thrown_in"]:
+        data["thrown_in"] = True
+    for name in ("tricks", "points"):
+        ns, ew = fields.get(f"{name}_ns"), fields.get(f"{name}_ew")
+        if not (_blank(ns) and _blank(ew)):
+            data[name] = {side: 0 if _blank(value) else _count(value, f"{name}.{side}", errors)
+                          for side, value in (("ns", ns), ("ew", ew))}
+    if fields.get("penalty_type"):
+        data["penalty"] = {"type": fields["penalty_type"], "side": fields.get("penalty_side") or ""}
+    if errors:
+        raise scoring.RuleViolation(errors)
+    return data
+
+
+#: The keys of a hand (api.md) its form shows: a correction typed in a form replaces each of them.
+FORM_INPUT_KEYS = ("dealer", "trump", "turned_card", "blind", "doublings", "tricks", "points", "penalty", "thrown_in")
+
+
+def hand_form_changes(hand: Mapping) -> dict:
+    """Return a hand typed in a form to correct a stored one as ``hand_correct``'s changes.
+
+    ``hand``: ``hand_from_fields``'s. Every field the form shows is replaced, and one left blank
+    removed, so that the hand stored is the one typed (and checked).
+    """
+    return {key: hand.get(key) for key in FORM_INPUT_KEYS}
+
+
+def hand_fields(hand: Hand) -> dict:
+    """Return a stored hand as a form's flat fields (``FORM_FIELDS``), to show it for a correction."""
+    return {"dealer": hand.dealer, "trump": hand.trump, "turned_card": hand.turned_card, "blind": hand.blind,
+            "doublings": hand.doublings, "tricks_ns": hand.tricks_ns, "tricks_ew": hand.tricks_ew,
+            "points_ns": hand.points_ns, "points_ew": hand.points_ew, "penalty_type": hand.penalty_type,
+            "penalty_side": hand.penalty_side, "thrown_in": hand.thrown_in}
 
 
 def merge_input(current: Mapping, changes: Mapping) -> dict:

@@ -6,11 +6,15 @@ back, and refuses what the engine refuses with its codes. A correction or a dele
 game again. A new hand is scored from the engine's state after the hands before it, which the game
 keeps (``Game.engine_state``): the same result as folding the whole game (tested), without reading
 its hands. A game that keeps no state for its hands (a row from before it was kept) is folded whole.
+
+``hand_preview`` answers what ``hand_enter`` would store for the same request without storing it,
+through the same steps (``_next_game``: where the hand goes, by ``games.hand_next``, and the checks).
 """
 
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import scoring
 from django.db import IntegrityError, connection, transaction
@@ -20,8 +24,11 @@ from tournaments.models import Game, Hand, Match
 from tournaments.services.errors import Conflict, IdempotencyKeyMismatch
 from tournaments.services.games import (
     MATCH_RESULT_FIELDS,
+    NextHand,
     _game_start_locked,
     _violation,
+    game_next,
+    hand_next,
     match_games,
     match_lock,
     match_lock_with_games,
@@ -121,13 +128,15 @@ def _insert_hand(hand: Hand, user, reason: str, game: Game, match: Match) -> Non
         del hand.skip_history_when_saving
 
 
-def _current_game(match: Match, games: list[Game], dealer: str | None) -> Game:
-    """Return the game in progress, starting the next one when the last is finished and the match is not."""
-    game = games[-1] if games else None
-    if game is not None and game.status == Game.Status.PLAYING:
-        return game
+def _current_game(match: Match, nxt: NextHand, games: list[Game], dealer: str | None, start: bool = True) -> Game:
+    """Return the game in progress, starting the next one when the last is finished and the match is not; without
+    ``start`` (a preview), the next game as it would start, unsaved."""
+    if nxt.game is not None:
+        return nxt.game
     if match.status == Match.Status.FINISHED:
         raise _violation("game_over", "match", reason="match_decided", ns=match.games_won_ns, ew=match.games_won_ew)
+    if not start:
+        return game_next(match=match, first_dealer=dealer or "", games=games)
     return _game_start_locked(match=match, first_dealer=dealer or "", games=games)
 
 
@@ -211,10 +220,24 @@ class _Clash(Exception):
         self.number, self.game_number = number, game_number
 
 
-def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempotency_key: str | None = None,
-               number: int | None = None, game_number: int | None = None, match_id: int | None = None,
-               viewer=None, authorize: Callable[[Match], None] | None = None) -> tuple[Hand, bool]:
+def hand_key(*, user, key: str | None) -> str | None:
+    """Return a client's Idempotency-Key as it is stored: scoped to its user (None without a key)."""
+    return f"{getattr(user, 'pk', None)}:{key}" if key else None
+
+
+#: What ``hand_enter``'s ``read`` returns: the hand (api.md), and the hand and game numbers the request names.
+HandRequest = tuple[Mapping, int | None, int | None]
+
+
+def hand_enter(*, match: Match | None = None, data: Mapping | None = None, user=None,
+               idempotency_key: str | None = None, number: int | None = None, game_number: int | None = None,
+               match_id: int | None = None, viewer=None, authorize: Callable[[Match], None] | None = None,
+               read: Callable[[], HandRequest] | None = None) -> tuple[Hand, bool]:
     """Enter the next hand of the match's game in progress; return the hand and whether it was stored now.
+
+    ``read`` (instead of ``data``, ``number`` and ``game_number``) reads them from the request: what it
+    raises (a body that does not validate) is raised unchanged, unless the idempotency key is stored:
+    the stored request was valid, so this one is not its retry (``IdempotencyKeyMismatch``, 422).
 
     Without an idempotency key, a number or a game number, a hand that would be the first of a
     game and repeats the hand that decided the previous game is refused as a duplicate (409).
@@ -232,6 +255,12 @@ def hand_enter(*, match: Match | None = None, data: Mapping, user=None, idempote
     refused, ``IdempotencyKeyMismatch`` (422), so that a key used twice never loses a hand. The
     fingerprint is the request's at entry: a correction of the hand does not change it.
     """
+    if read is not None:
+        try:
+            data, number, game_number = read()
+        except Exception:
+            hand_key_refuse_invalid(idempotency_key=idempotency_key)
+            raise
     pk = match.pk if match is not None else match_id
     try:
         return _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize)
@@ -257,21 +286,8 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
     if games is None:  # not read with the lock (SQLite), or changed while it waited: read now
         games, played = match_games(match)
-    last = games[-1] if games else None
-    if number is None and game_number is None:
-        _refuse_repeated_deciding_hand(games, played, entered)
-    game = _current_game(match, games, entered.dealer)
-    if game is not last:
-        played = 0  # a new game
-    if game_number is not None and game_number != game.number:
-        raise Conflict("game_number", "game", {"game": game.number, "asked": game_number})
-    next_number = played + 1
-    if number is not None and number < next_number:
-        raise Conflict("hand_exists", "number",
-                       {"reason": "entered", "number": number, "game": game.number, "next": next_number})
-    if number is not None and number > next_number:
-        raise Conflict("hand_number", "number", {"number": number, "game": game.number, "next": next_number})
-    folded = _fold_next(game, played, entered)
+    game, next_number = _next_game(match, games, played, entered, number, game_number, start=True)
+    folded = _fold_next(game, next_number - 1, entered)
     hand = Hand(game=game, number=next_number, entered_by=user if getattr(user, "pk", None) else None,
                 idempotency_key=idempotency_key or None,
                 idempotency_fingerprint=request_fingerprint(match_id=match.pk, entered=entered, number=number,
@@ -287,6 +303,47 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     match_result_saved(match, moved)
     _result_changed(match)
     return hand, True
+
+
+def _next_game(match: Match, games: list[Game], played: int, entered: scoring.Hand, number: int | None,
+               game_number: int | None, *, start: bool) -> tuple[Game, int]:
+    """The game the entered hand goes to and its number there, refused as ``hand_enter`` refuses it; without
+    ``start`` (a preview) a new game is not started but returned unsaved."""
+    if number is None and game_number is None:
+        _refuse_repeated_deciding_hand(games, played, entered)
+    nxt = hand_next(match=match, games=games, played=played)
+    game = _current_game(match, nxt, games, entered.dealer, start)
+    next_number = nxt.number
+    if game_number is not None and game_number != game.number:
+        raise Conflict("game_number", "game", {"game": game.number, "asked": game_number})
+    if number is not None and number < next_number:
+        raise Conflict("hand_exists", "number",
+                       {"reason": "entered", "number": number, "game": game.number, "next": next_number})
+    if number is not None and number > next_number:
+        raise Conflict("hand_number", "number", {"number": number, "game": game.number, "next": next_number})
+    return game, next_number
+
+
+@dataclass(frozen=True)
+class HandPreview:
+    """What entering a hand would store: its game (unsaved when the hand would start it), number and result."""
+
+    game: Game
+    number: int
+    result: scoring.HandResult
+
+
+def hand_preview(*, match: Match, data: Mapping, number: int | None = None,
+                 game_number: int | None = None) -> HandPreview:
+    """Score ``data`` as the match's next hand without storing it: what ``hand_enter`` would store, or refuse.
+
+    The same steps as ``hand_enter`` for the same request (``number``, ``game_number``), on the
+    match as it is (nothing locked); a hand that would start a game is scored in it unsaved.
+    """
+    entered = scoring.Hand.from_dict(data)
+    games, played = match_games(match)
+    game, next_number = _next_game(match, games, played, entered, number, game_number, start=False)
+    return HandPreview(game=game, number=next_number, result=_fold_next(game, next_number - 1, entered).hands[-1])
 
 
 @transaction.atomic

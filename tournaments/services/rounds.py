@@ -32,6 +32,7 @@ from tournaments.pairing.types import Pairing, TeamState
 from tournaments.ranking import compute_standings
 from tournaments import queue
 from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.games import match_result_apply
 from tournaments.services.knockout import knockout_advance_locked, knockout_tables, tournament_locked
 from tournaments.services.results import match_result_changed
 from tournaments.services.standings import (
@@ -94,12 +95,11 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
 def _save_round(tournament: Tournament, number: int, pairings: list[Pairing]) -> Round:
     """Create the round, its matches and their round slots in bulk (byes are finished at once)."""
     rnd = Round.objects.create(tournament=tournament, number=number)
-    matches = Match.objects.bulk_create([
-        Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, explanation=p.explanation[:300],
-              status=Match.Status.FINISHED if p.ew is None else Match.Status.SCHEDULED,
-              winner=Match.Winner.NS if p.ew is None else "")
-        for p in pairings
-    ], batch_size=1000)
+    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, explanation=p.explanation[:300])
+               for p in pairings]
+    for match in matches:
+        match_result_apply(match, [])  # a bye is finished at once
+    matches = Match.objects.bulk_create(matches, batch_size=1000)
     RoundSlot.objects.bulk_create(
         [RoundSlot(round=rnd, match=m, side="ns", team_id=m.ns_id) for m in matches]
         + [RoundSlot(round=rnd, match=m, side="ew", team_id=m.ew_id) for m in matches if m.ew_id],
@@ -270,14 +270,14 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
         if pending is not None and not pending.games.exists() and pending.ew_id is not None:
             opponent, team_side = (pending.ew_id, "ns") if pending.ns_id == entry.team_id else (pending.ns_id, "ew")
             if tournament.format == Tournament.Format.KNOCKOUT:
-                pending.winner = "ew" if team_side == "ns" else "ns"
+                match_result_apply(pending, [], walkover="ew" if team_side == "ns" else "ns")
                 pending.explanation = "Walkover: the opponent withdrew."
             else:
                 RoundSlot.objects.filter(match=pending).delete()
-                pending.ns_id, pending.ew_id, pending.winner = opponent, None, Match.Winner.NS
+                pending.ns_id, pending.ew_id = opponent, None
+                match_result_apply(pending, [])  # a bye
                 pending.explanation = "Bye: the opponent withdrew before the match."
                 after -= 1
-            pending.status = Match.Status.FINISHED
             pending.save()
             match_result_changed(match=pending)
         entry.withdrawn = True
@@ -327,8 +327,7 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
         who = getattr(user, "username", "") or "the organizer"
         match.explanation = f"Changed by hand by {who}."
         for m in touched.values():
-            m.status = Match.Status.FINISHED if m.ew_id is None else Match.Status.SCHEDULED
-            m.winner = Match.Winner.NS if m.ew_id is None else ""
+            match_result_apply(m, [])  # the round has not started: no games; a bye is finished
         RoundSlot.objects.filter(match_id__in=list(touched)).delete()
         for m in touched.values():
             if m.ns_id is None:

@@ -30,8 +30,9 @@ from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Game, Hand, Match, Round
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key_refuse_invalid
 from tournaments import vocabulary
+from tournaments.services.hand_data import hand_form_changes
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
 
 from . import entry_logic as logic
 from .common import scorekept_match_or_404, scorekept_tournament_or_404
@@ -187,16 +188,11 @@ def score_match(request, slug, match_id):
     key = request.POST.get("key", "")
     if key and not logic.KEY_RE.match(key):
         key = ""
-    stored_key = f"{request.user.pk}:{key}" if key else None
     try:
-        try:
-            data = logic.hand_from_form(request.POST)
-        except scoring.RuleViolation:
-            hand_key_refuse_invalid(idempotency_key=stored_key)  # a form already stored with a valid hand
-            raise
-        hand, created = hand_enter(match=match, data=data, user=request.user, idempotency_key=stored_key,
-                                   number=_opt_int(request.POST.get("number")),
-                                   game_number=_opt_int(request.POST.get("game")))
+        hand, created = hand_enter(
+            match=match, user=request.user, idempotency_key=hand_key(user=request.user, key=key),
+            read=lambda: (logic.hand_from_form(request.POST), _opt_int(request.POST.get("number")),
+                          _opt_int(request.POST.get("game"))))
     except (scoring.RuleViolation, ServiceError) as exc:
         found = logic.refusals(exc, match.round.tournament.variant_obj, state)
         if isinstance(exc, IdempotencyKeyMismatch):  # this form's key is taken: a new one for what is typed now
@@ -242,7 +238,9 @@ def score_preview(request, slug, match_id):
     match = scorekept_match_or_404(request.user, slug, match_id)
     try:
         body = _json_body(request)
-        result = logic.preview(match, body.get("hand", body))
+        # The queue names the game and hand it sends a hand for: the preview is asked as the hand will be sent.
+        result = logic.preview(match, body.get("hand", body), number=_body_int(body, "number"),
+                               game_number=_body_int(body, "game"))
     except (scoring.RuleViolation, ServiceError) as exc:
         return _refused(exc, match, logic.match_state(match))
     return JsonResponse({"preview": result})
@@ -263,14 +261,9 @@ def score_hand(request, slug, match_id):
         key = body.get("key") or request.headers.get("Idempotency-Key") or ""
         if not isinstance(key, str) or (key and not logic.KEY_RE.match(key)):
             raise ServiceError("invalid_input", None, {"reason": "key"})
-        stored_key = f"{request.user.pk}:{key}" if key else None
-        try:
-            number, game_number = _body_int(body, "number"), _body_int(body, "game")
-        except ServiceError:
-            hand_key_refuse_invalid(idempotency_key=stored_key)  # a key already stored with a valid request
-            raise
-        hand, created = hand_enter(match=match, data=body.get("hand") or {}, user=request.user,
-                                   idempotency_key=stored_key, number=number, game_number=game_number)
+        hand, created = hand_enter(
+            match=match, user=request.user, idempotency_key=hand_key(user=request.user, key=key),
+            read=lambda: (body.get("hand") or {}, _body_int(body, "number"), _body_int(body, "game")))
     except (scoring.RuleViolation, ServiceError) as exc:
         return _refused(exc, match, logic.match_state(match))
     match.refresh_from_db()
@@ -315,10 +308,7 @@ def score_correct(request, slug, match_id):
                                  "hand's history.") % {"max": CORRECTION_REASON_MAX}
         else:
             try:
-                data = logic.hand_from_form(request.POST)
-                # Every input field is replaced: a field left empty is removed from the hand.
-                changes = {k: data.get(k) for k in ("dealer", "trump", "turned_card", "blind", "doublings", "tricks",
-                                                     "points", "penalty", "thrown_in")}
+                changes = hand_form_changes(logic.hand_from_form(request.POST))
                 hand = hand_correct(hand=hand, data=changes, user=request.user, reason=reason)
             except (scoring.RuleViolation, ServiceError) as exc:
                 found = logic.refusals(exc, match.round.tournament.variant_obj, logic.match_state(match))

@@ -1,8 +1,9 @@
 """Table entry's reads and words: a match's state for the entry form, the engine's preview, refusals in words.
 
-Nothing here writes: entering, correcting and deleting go through ``tournaments.services``. The
-preview folds the game's stored hands and the typed one through the rules engine exactly as
-``hand_enter`` will, so what it shows is what will be stored (or refused).
+Nothing here works out or writes a result: where the next hand goes is ``match_entry_state``'s
+(``tournaments.selectors.hands``), the preview is ``hand_preview``'s (what ``hand_enter`` would store,
+or refuse), and the form's fields become a hand through ``hand_data.hand_from_fields``; this module
+puts them in the page's words.
 """
 
 import re
@@ -10,10 +11,13 @@ import re
 import scoring
 
 from tournaments import refusals as refusal_words
-from tournaments.models import Game, Match
-from tournaments.services.errors import ServiceError
-from tournaments.services.hand_data import engine_hands, game_settings
 from tournaments import vocabulary
+from tournaments.models import Match
+from tournaments.selectors.hands import match_entry_state
+from tournaments.services.errors import ServiceError
+from tournaments.services.hand_data import FORM_FIELDS as HAND_FIELDS
+from tournaments.services.hand_data import hand_fields, hand_from_fields
+from tournaments.services.hands import hand_preview
 
 #: Idempotency-Key: 1 to 100 printable ASCII characters without spaces (as the API accepts).
 KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
@@ -114,23 +118,12 @@ def hand_row(hand, match: Match, variant: scoring.Variant) -> dict:
 
 def match_state(match: Match) -> dict:
     """Return where a match stands for the entry form: the game and hand to enter next, its dealer, the totals."""
-    tournament = match.round.tournament
-    variant = tournament.variant_obj
-    rules = variant.rules(tournament.options or {})
-    games = list(match.games.order_by("number"))
-    current = games[-1] if games else None
-    playing = current is not None and current.status == Game.Status.PLAYING
-    hands = list(current.hands.order_by("number")) if current is not None else []
+    variant = match.round.tournament.variant_obj
+    entry = match_entry_state(match=match)
+    current, hands, nxt = entry.current, entry.hands, entry.next
     last = hands[-1] if hands else None
-    if playing:
-        game_number, next_number = current.number, (last.number + 1 if last else 1)
-        next_dealer = current.next_dealer or ""
-        totals = {"ns": current.total_ns, "ew": current.total_ew}
-    else:
-        game_number, next_number = (current.number + 1 if current else 1), 1
-        # A new game's first dealer is drawn at the table: suggest the seat after the last dealer.
-        next_dealer = rules.next_seat[last.dealer] if last is not None else ""
-        totals = {"ns": 0, "ew": 0}
+    playing = entry.playing
+    totals = {"ns": current.total_ns, "ew": current.total_ew} if playing else {"ns": 0, "ew": 0}
     decided = match.status == Match.Status.FINISHED or match.is_bye
     if decided and current is not None:  # no next game: the board shows how the last one ended
         totals = {"ns": current.total_ns, "ew": current.total_ew}
@@ -141,11 +134,11 @@ def match_state(match: Match) -> dict:
         "status_label": str(vocabulary.MATCH_STATUS.get(match.status, match.status)),
         "decided": decided,
         "playing": playing,
-        "game": game_number,
-        "number": next_number,
-        "next_dealer": next_dealer,
-        "next_dealer_team": _team_of(match, next_dealer) if next_dealer else "",
-        "next_multiplier": current.next_multiplier if playing else 1,
+        "game": nxt.game_number,
+        "number": nxt.number,
+        "next_dealer": nxt.dealer,
+        "next_dealer_team": _team_of(match, nxt.dealer) if nxt.dealer else "",
+        "next_multiplier": nxt.multiplier,
         "totals": totals,
         "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
         "ns_name": match.ns.name,
@@ -157,31 +150,16 @@ def match_state(match: Match) -> dict:
     }
 
 
-def preview(match: Match, data) -> dict:
+def preview(match: Match, data, number: int | None = None, game_number: int | None = None) -> dict:
     """Score ``data`` as the next hand of the match against the stored game, without storing anything.
 
-    Raises ``scoring.RuleViolation`` with the engine's refusals, as ``hand_enter`` would.
+    Raises the refusals ``hand_enter`` would raise for the same request (``hand_preview``).
     """
-    tournament = match.round.tournament
-    entered = scoring.Hand.from_dict(data)
-    game = match.games.order_by("-number").first()
-    if game is not None and game.status == Game.Status.PLAYING:
-        game.match = match
-        settings = game_settings(game)
-        rows = engine_hands(list(game.hands.order_by("number")))
-        game_number, number = game.number, len(rows) + 1
-    else:
-        if match.status == Match.Status.FINISHED or match.is_bye:
-            raise scoring.RuleViolation(scoring.Violation("game_over", "match", {"reason": "match_decided"}))
-        settings = scoring.GameSettings(variant=tournament.variant, options=tournament.options or {},
-                                        first_dealer=entered.dealer if isinstance(entered.dealer, str) else None)
-        rows = []
-        game_number, number = (game.number + 1 if game else 1), 1
-    folded = scoring.fold_game(settings, [*rows, entered])
-    result = folded.hands[-1]
+    found = hand_preview(match=match, data=data, number=number, game_number=game_number)
+    result = found.result
     bonus = result.bonus
     return {
-        "game": game_number, "number": number,
+        "game": found.game.number, "number": found.number,
         "score": result.score, "totals": result.totals, "multiplier": result.multiplier,
         "bonus": ({"side": bonus.side, "points": bonus.points, "applied": bonus.applied} if bonus else None),
         "game_winner": result.game_winner,
@@ -192,41 +170,20 @@ def preview(match: Match, data) -> dict:
     }
 
 
-def _int(value, field: str, errors: list) -> int | None:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        errors.append(scoring.Violation("invalid_input", field, {"reason": "whole_number", "field": field}))
-        return None
-    return number
-
-
 def hand_from_form(post) -> dict:
     """Return the hand typed in the entry form (a POST without JavaScript) in the api.md shape.
 
     Raises ``scoring.RuleViolation`` (invalid_input) for a number that is not one.
     """
-    errors: list = []
-    data: dict = {"dealer": post.get("dealer", "")}
-    if post.get("trump"):
-        data["trump"] = post["trump"]
+    fields = {name: post.get(name, "") for name in HAND_FIELDS}
     rank, suit = post.get("turned_rank", ""), post.get("turned_suit", "")
-    if rank and suit:
-        data["turned_card"] = rank + suit
-    elif rank or suit:
-        errors.append(scoring.Violation("invalid_input", "turned_card", {"reason": "rank_and_suit"}))
-    if post.get("blind"):
-        data["blind"] = True
-    if post.get("doublings"):
-        data["doublings"] = _int(post["doublings"], "doublings", errors)
-    if post.get("thrown_in"):
-        data["thrown_in"] = True
-    for name in ("tricks", "points"):
-        ns, ew = post.get(f"{name}_ns", ""), post.get(f"{name}_ew", "")
-        if ns != "" or ew != "":
-            data[name] = {"ns": _int(ns, f"{name}.ns", errors), "ew": _int(ew, f"{name}.ew", errors)}
-    if post.get("penalty_type"):
-        data["penalty"] = {"type": post["penalty_type"], "side": post.get("penalty_side", "")}
+    fields["turned_card"] = rank + suit if rank and suit else ""
+    errors = ([scoring.Violation("invalid_input", "turned_card", {"reason": "rank_and_suit"})]
+              if bool(rank) != bool(suit) else [])
+    try:
+        data = hand_from_fields(fields)
+    except scoring.RuleViolation as exc:
+        errors += exc.violations
     if errors:
         raise scoring.RuleViolation(errors)
     return data
@@ -234,10 +191,8 @@ def hand_from_form(post) -> dict:
 
 def form_values(hand) -> dict:
     """Return a stored hand as the entry form's field values (to correct it)."""
-    values = {"dealer": hand.dealer, "trump": hand.trump, "blind": hand.blind, "doublings": hand.doublings,
-              "thrown_in": hand.thrown_in, "tricks_ns": hand.tricks_ns, "tricks_ew": hand.tricks_ew,
-              "points_ns": hand.points_ns, "points_ew": hand.points_ew,
-              "penalty_type": hand.penalty_type, "penalty_side": hand.penalty_side}
-    if hand.turned_card:
-        values["turned_rank"], values["turned_suit"] = hand.turned_card[:-1], hand.turned_card[-1]
+    values = hand_fields(hand)
+    card = values.pop("turned_card")
+    if card:
+        values["turned_rank"], values["turned_suit"] = card[:-1], card[-1]
     return values

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from tournaments.access import VOLUNTEERS
 from tournaments.models import Club, Entry, Game, Hand, Match, Player, Team, Tournament
+from tournaments.services.games import hand_next
 from tournaments.services.hands import hand_enter
 from tournaments.services.rounds import round_pair
 from tournaments.services.standings import pending_key, standings_recompute_schedule
@@ -369,13 +370,9 @@ class Command(BaseCommand):
                         data = table.belgian_hand(dealer)
             hand, _ = hand_enter(match=match, data=data, user=user)
             entered += 1
-            game = hand.game
-            game.refresh_from_db()
-            if game.status == Game.Status.PLAYING:
-                dealer = game.next_dealer
-                continue
-            match.refresh_from_db()
-            if match.status == Match.Status.FINISHED:
+            game = hand.game  # as saved, with its match as saved
+            if game.match.status == Match.Status.FINISHED:
                 return
-            # The next game: the deal passes on as after any other hand.
-            dealer = rules.next_seat[hand.dealer]
+            # Who deals next, as the table's entry says: the game's next dealer, or for the next game the seat
+            # after the last dealer (the deal passes on as after any other hand).
+            dealer = hand_next(match=game.match, games=[game], played=hand.number, last_dealer=hand.dealer).dealer

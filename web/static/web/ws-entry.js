@@ -555,6 +555,12 @@
     return !!(hand.tricks && hand.points) || !!hand.penalty;
   }
 
+  /* A preview is asked as the queue will send the hand: for the game and hand number the form shows. */
+  function previewBody(hand) {
+    var game = field("game"), number = field("number");
+    return { hand: hand, game: game ? Number(game.value) || null : null, number: number ? Number(number.value) || null : null };
+  }
+
   function schedulePreview() {
     clearTimeout(previewTimer);
     previewTimer = setTimeout(runPreview, 350);
@@ -572,7 +578,7 @@
         return;
       }
       var input = JSON.stringify(hand);
-      post(urls.preview, { hand: hand }).then(function (resp) {
+      post(urls.preview, previewBody(hand)).then(function (resp) {
         if (input !== JSON.stringify(handFromForm())) return; // typed on meanwhile
         if (resp.type === "opaqueredirect" || resp.status === 401 || resp.status === 403 || resp.status >= 500) {
           previewBox.hidden = true; return;
@@ -634,7 +640,7 @@
     if (!navigator.onLine) return Promise.resolve([]);
     return WsQueue.list(match).then(function (rows) {
       if (pending(rows).some(function (r) { return r.id !== fixing; })) return [];
-      var asked = post(urls.preview, { hand: hand }).then(function (resp) {
+      var asked = post(urls.preview, previewBody(hand)).then(function (resp) {
         if (resp.status !== 400 && resp.status !== 409) return [];
         return resp.json().then(function (data) {
           lastRefusal = { input: input, refusals: data.refusals || [] };
