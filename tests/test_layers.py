@@ -36,13 +36,12 @@ MAX_LINES = 500
 #: Modules the engine must never import (the engine is pure Python).
 FRAMEWORKS = ("django", "rest_framework", "celery", "channels", "drf_spectacular", "django_filters")
 
-#: Today's breaches: (importer, imported) for the nevers, app or module cycles as sorted tuples, long files.
+#: Breaches still allowed, none today (issue 25 emptied them): (importer, imported) for the nevers, app or module
+#: cycles as sorted tuples, long files. An entry that is no longer a breach fails, so they only shrink.
 ALLOWED_IMPORTS: set[tuple[str, str]] = set()
 ALLOWED_APP_CYCLES: set[tuple[str, ...]] = set()
 ALLOWED_MODULE_CYCLES: set[tuple[str, ...]] = set()
-ALLOWED_LONG_FILES: set[str] = {
-    "tournaments/admin.py",
-}
+ALLOWED_LONG_FILES: set[str] = set()
 
 
 def apps() -> list[str]:

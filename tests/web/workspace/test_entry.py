@@ -497,7 +497,7 @@ def test_a_refusal_says_what_the_api_and_the_admin_say(setup, keeper_client, han
     from rest_framework.test import APIClient
 
     import scoring
-    from tournaments.admin_forms import refusal_text
+    from tournaments.admin.forms import refusal_text
     from tournaments.services.hands import hand_enter
 
     ma = setup["ma"]

@@ -1,0 +1,161 @@
+"""Tournaments, their entries and forbidden pairs in the admin: settings, pairing the next round, the pairings' progress."""
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
+from django.http import Http404, HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+import scoring
+from tournaments import access, links, refusals
+from tournaments.admin.base import RELATED_ONLY, ScopedAdmin
+from tournaments.admin.forms import TournamentAdminForm, default_variant, refusal_text
+from tournaments.models import Entry, ForbiddenPair, Round, TaskRecord, Tournament
+from tournaments.services.errors import ServiceError
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ("team", "seed", "withdrawn", "withdrawn_after_round")
+    autocomplete_fields = ("team",)
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("number", "status", "matches_link")
+    readonly_fields = ("number", "status", "matches_link")
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False  # rounds are paired by the "pair the next round" button, through the service
+
+    @admin.display(description=_("matches"))
+    def matches_link(self, obj):
+        if not obj.pk:
+            return "—"
+        url = reverse("admin:tournaments_match_changelist") + f"?round__id__exact={obj.pk}"
+        count = obj.matches.count()
+        return format_html('<a href="{}">{}</a>', url,
+                           ngettext("%(count)s match", "%(count)s matches", count) % {"count": count})
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ScopedAdmin):
+    role = "organizer"
+    list_display = ("name", "variant", "format", "rounds", "best_of", "status", "public", "club", "starts_on")
+    list_filter = ("variant", "format", "status", "public", ("club", RELATED_ONLY))
+    search_fields = ("name", "slug", "club__name")
+    prepopulated_fields = {"slug": ("name",)}
+    autocomplete_fields = ("organizers", "scorekeepers")  # searched among the active users, not a list of all
+    inlines = [EntryInline, RoundInline]
+    date_hierarchy = "starts_on"
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "club", "variant", "format", "rounds", "best_of", "options",
+                           "public", "status", "starts_on")}),
+        (_("People"), {"fields": ("organizers", "scorekeepers")}),
+        (_("Standings and pairing"), {"classes": ("collapse",),
+                                      "fields": ("tiebreaks", "points_win", "points_draw", "points_bye",
+                                                 "separate_clubs_rounds", "double_round_robin")}),
+    )
+    form = TournamentAdminForm
+    change_form_template = "admin/tournaments/tournament/change_form.html"
+
+    def has_add_permission(self, request):
+        # Any volunteer allowed to add tournaments may create one, and organizes it from then on (unless
+        # TOURNAMENT_CREATORS keeps creating to staff: access.can_create_tournament).
+        return admin.ModelAdmin.has_add_permission(self, request) and access.can_create_tournament(request.user) and (
+            self.has_role(request) or access.managed_clubs(request.user).exists())
+
+    class Media:
+        js = ("tournaments/admin_variant.js",)  # the add page: a new variant reloads its house options
+
+    def get_changeform_initial_data(self, request):
+        # A new tournament starts hidden from the public site (its tests too); the organizer publishes it.
+        return {"public": False, **super().get_changeform_initial_data(request)}
+
+    def _form_variant(self, request, obj=None) -> str | None:
+        """Return the variant whose house options the page shows: the tournament's, or the one chosen."""
+        if obj is not None:
+            return obj.variant
+        slug = request.POST.get("variant") or request.GET.get("variant")
+        return slug if slug in scoring.VARIANTS else default_variant()
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        variant = self._form_variant(request, obj)
+        if variant not in scoring.VARIANTS:
+            return fieldsets
+        options = ("options_variant", *(f"option_{name}" for name in scoring.get_variant(variant).options))
+        (name, first), *rest = fieldsets
+        fields = tuple(f for f in first["fields"] if f != "options")
+        return ((name, {**first, "fields": fields}), (_("House options"), {"fields": options}), *rest)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        fields = kwargs.get("fields") or flatten_fieldsets(self.get_fieldsets(request, obj))
+        # The house options are shown as fields of their own, made by the form from the "options" JSON.
+        fields = [f for f in fields if not f.startswith("option_") and f != "options_variant"]
+        kwargs["fields"] = fields if "options" in fields else [*fields, "options"]
+        return super().get_form(request, obj, change, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change:
+            form.instance.organizers.add(request.user)  # as the API does: its creator organizes it
+
+    def get_urls(self):
+        return [path("<int:object_id>/pair-next-round/", self.admin_site.admin_view(self.pair_next_round_view),
+                     name="tournaments_tournament_pair_next_round"), *super().get_urls()]
+
+    def pair_next_round_view(self, request, object_id):
+        """Queue the pairing of the next round (the API's service and task); show its progress on the page."""
+        from tournaments.services.rounds import round_pair_request
+
+        tournament = self.get_object(request, str(object_id))
+        if not self.has_change_permission(request, tournament):
+            raise Http404
+        if request.method == "POST":
+            try:
+                round_pair_request(tournament=tournament, user=request.user)
+                self.message_user(request, gettext("The next round is being paired; its progress shows below."),
+                                  messages.SUCCESS)
+            except (ServiceError, scoring.RuleViolation) as exc:  # the words the workspace uses (translated)
+                self.message_user(request, refusal_text(exc), messages.ERROR)
+        return HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = dict(extra_context or {})
+        tournament = self.get_object(request, object_id)
+        pairings = list(TaskRecord.objects.filter(
+            tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR).order_by("-created_at")[:3])
+        for task in pairings:  # a refusal recorded in English, shown in the page's language (not saved)
+            task.error = refusals.stored(task.error)
+        extra_context["pairings"] = pairings
+        extra_context["standings_url"] = links.url("standings", tournament)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+@admin.register(Entry)
+class EntryAdmin(ScopedAdmin):
+    role = "organizer"
+    scope_path = "tournament"
+    list_display = ("team", "tournament", "seed", "withdrawn")
+    list_filter = ("withdrawn", ("tournament", RELATED_ONLY))
+    search_fields = ("team__name", "tournament__name")
+    autocomplete_fields = ("team", "tournament")
+    list_select_related = ("team", "tournament")
+
+
+@admin.register(ForbiddenPair)
+class ForbiddenPairAdmin(ScopedAdmin):
+    role = "organizer"
+    scope_path = "tournament"
+    list_display = ("tournament", "team_a", "team_b", "reason", "created_at")
+    list_filter = (("tournament", RELATED_ONLY),)
+    search_fields = ("team_a__name", "team_b__name", "tournament__name", "reason")
+    autocomplete_fields = ("tournament", "team_a", "team_b")
+    list_select_related = ("tournament", "team_a", "team_b")
