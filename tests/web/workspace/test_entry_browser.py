@@ -4,6 +4,7 @@ Screenshots of the pages go to $WS_SCREENSHOTS when it is set (a folder), for a 
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -276,6 +277,30 @@ def test_a_flagged_hand_is_not_queued(browser, site):  # noqa: F811
     assert page.locator("#queue-list li").count() == 0
     assert page.evaluate("WsQueue.list(%d).then(rows => rows.length)" % match.pk) == 0
     assert Hand.objects.filter(game__match=match).count() == 1
+    context.close()
+
+
+def test_the_next_hand_typed_while_a_saved_one_is_checked_loses_neither(browser, site):  # noqa: F811
+    """On a slow hall network the check of a saved hand takes seconds; the next hand typed over the form meanwhile
+    made the check find the form changed, and the first hand was neither queued nor kept."""
+    server, tournament, match, keeper = site
+    context, page = signed_in_page(browser, server, keeper)
+    page.goto(f"{server.url}/my/t/{tournament.slug}/score/{match.pk}/")
+
+    def slow(route):
+        time.sleep(1.5)
+        route.continue_()
+
+    context.route("**/preview/", slow)
+    type_hand(page, trump="H", tricks_ns="5", points_ns="37")
+    page.click("#hand-save")
+    assert page.locator("input[name=tricks_ns]").is_disabled()  # locked while it is checked
+    type_hand(page, trump="S", tricks_ns="3", points_ns="20")  # waits for the form, then types the next hand
+    page.click("#hand-save")
+    page.wait_for_function("document.querySelectorAll('#queue-list li[data-status=stored]').length == 2",
+                           timeout=15000)
+    assert list(Hand.objects.filter(game__match=match).order_by("number").values_list("trump", flat=True)) == [
+        "H", "H", "S"]
     context.close()
 
 

@@ -652,6 +652,16 @@
     });
   }
 
+  /* While a saved hand is checked (up to 5 s on a slow hall network) the form takes no typing: the next hand
+   * typed over it at once used to be lost, neither saved nor kept, since the check found the form changed. */
+  function lockForm(locked) {
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (locked && !el.disabled) { el.disabled = true; el.setAttribute("data-checking", ""); }
+      else if (!locked && el.hasAttribute("data-checking")) { el.disabled = false; el.removeAttribute("data-checking"); }
+    });
+    if (locked) form.setAttribute("aria-busy", "true"); else form.removeAttribute("aria-busy");
+  }
+
   function onSubmit(event) {
     event.preventDefault();
     completePairs();
@@ -663,9 +673,11 @@
     if (local.length) { refuseSave(local); return; }
     if (checking) return;  // a second tap while the first is checked queues nothing more
     checking = true;
+    lockForm(true);
     serverRefusals(hand, input).then(function (refusals) {
       checking = false;
-      if (input !== JSON.stringify(handFromForm())) return;  // typed on meanwhile: save again
+      lockForm(false);
+      if (input !== JSON.stringify(handFromForm())) return;  // changed meanwhile (it cannot be, locked): save again
       if (refusals.length) refuseSave(refusals);
       else queueHand(hand, input);
     });
