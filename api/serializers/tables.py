@@ -5,7 +5,7 @@ from rest_framework import serializers
 from tournaments.models import Game, Match, Round
 
 from .matches import PlayerRefSerializer, TeamSummarySerializer
-from .variants import SideIntsSerializer, WINNERS
+from .variants import WINNERS, SideIntsSerializer
 
 
 class SidesPlayersSerializer(serializers.Serializer):
