@@ -1,7 +1,7 @@
 """A whole round's tables, and a tournament's live matches, in one request each (a wall, a club's website)."""
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
 from tournaments import versions
@@ -13,6 +13,8 @@ from .matches import IF_NONE_MATCH
 from .rounds import ROUND_NUMBER
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
+ETAG = OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[200, 304],
+                        description="A strong ETag of this answer: send it back in If-None-Match.")
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag sent in If-None-Match.")
 _ONE_REQUEST = ("Answers a strong `ETag`, and 304 to `If-None-Match` while nothing changed: a wall polls it every "
                 "few seconds for the cost of one cache read. The ETag changes with every hand entered, corrected "
@@ -46,7 +48,7 @@ class RoundTablesView(TournamentChildMixin, VisitorNotModified, APIView):
                     "of each side, `bye`, the status and `result_status`, games won, the match's points and the "
                     "current game's number and points: what a wall shows, in one request instead of one "
                     "scoreboard a table. " + _ONE_REQUEST,
-        parameters=[TOURNAMENT_ID, ROUND_NUMBER, IF_NONE_MATCH],
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, IF_NONE_MATCH, ETAG],
         responses={200: RoundTablesSerializer, 304: NOT_MODIFIED}, examples=[EXAMPLE_TABLES],
     )
     def get(self, request, tournament_id=None, number=None):
@@ -70,7 +72,7 @@ class LiveTablesView(TournamentChildMixin, VisitorNotModified, APIView):
         description="Every match of the tournament with a hand entered and not finished (`status` `playing`), by "
                     "round and table, in the shape of a round's tables. A match leaves the list when it is "
                     "finished. " + _ONE_REQUEST,
-        parameters=[TOURNAMENT_ID, IF_NONE_MATCH],
+        parameters=[TOURNAMENT_ID, IF_NONE_MATCH, ETAG],
         responses={200: LiveTablesSerializer, 304: NOT_MODIFIED},
     )
     def get(self, request, tournament_id=None):
