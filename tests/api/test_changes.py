@@ -131,3 +131,23 @@ def test_the_hands_list_without_a_cursor_is_paginated(match, anon):
     assert page["count"] == 3 and [r["number"] for r in page["results"]] == [1, 2, 3]
     assert "cursor" not in page
     assert anon.get("/api/v1/hands/", {"match": "x"}).status_code == 400
+
+
+def test_a_page_of_changes_costs_the_same_queries_for_3_hands_as_for_30(match, anon):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    other = MatchFactory(round=match.round, table=2)
+    for seat in "NES":
+        hand_enter(match=match, data=summary(seat))
+    hand_delete_last(hand=Hand.objects.filter(game__match=match).order_by("-number").first())
+    for _ in range(30):
+        hand_enter(match=other, data=summary("NESW"[Hand.objects.filter(game__match=other).count() % 4]))
+    counts = {}
+    for m in (match, other):
+        with CaptureQueriesContext(connection) as ctx:
+            answer = anon.get("/api/v1/hands/", {"updated_after": "0", "match": m.pk})
+        assert answer.status_code == 200
+        counts[m.pk] = len(ctx.captured_queries)
+    # The horizon; the hands changed, counted and read with their games; the deletions, counted and read.
+    assert counts[match.pk] == counts[other.pk] == 5, counts
