@@ -149,5 +149,29 @@ def test_a_page_of_changes_costs_the_same_queries_for_3_hands_as_for_30(match, a
             answer = anon.get("/api/v1/hands/", {"updated_after": "0", "match": m.pk})
         assert answer.status_code == 200
         counts[m.pk] = len(ctx.captured_queries)
-    # The horizon; the hands changed, counted and read with their games; the deletions, counted and read.
-    assert counts[match.pk] == counts[other.pk] == 5, counts
+    # The horizon (and, in the tests' transaction only, a fresh look at the open transactions); the hands
+    # changed, counted and read with their games; the deletions, counted and read.
+    assert counts[match.pk] == counts[other.pk] == 6, counts
+
+
+def test_the_horizon_waits_for_a_transaction_still_writing(db, settings):
+    """A write not yet committed may carry an earlier time than one already listed: the horizon stays before it."""
+    from django.db import connection, connections
+
+    from tournaments.selectors.changes import changes_horizon
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the open transactions are PostgreSQL's")
+    settings.API_CHANGES_SETTLE_SECONDS = 0
+    other = connections.create_connection("default")
+    try:
+        other.ensure_connection()
+        other.set_autocommit(False)
+        with other.cursor() as c:
+            c.execute("SELECT pg_current_xact_id(), xact_start FROM pg_stat_activity WHERE pid = pg_backend_pid()")
+            started = c.fetchone()[1]
+        assert changes_horizon() <= started
+        other.rollback()
+        assert changes_horizon() > started
+    finally:
+        other.close()

@@ -91,6 +91,8 @@ def changes_horizon() -> datetime:
     horizon = timezone.now() - settle
     if connection.vendor == "postgresql":
         with connection.cursor() as c:
+            if connection.in_atomic_block:  # PostgreSQL keeps what a transaction read of the activity first
+                c.execute("SELECT pg_stat_clear_snapshot()")
             # The transactions of this database that have written (an xid) and are still open; ours aside.
             c.execute("SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database() "
                       "AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()")
