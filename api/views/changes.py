@@ -34,7 +34,7 @@ class ChangesQueryMixin:
 
 
 def changes_position(request) -> Position | None:
-    """The position ``?updated_after=`` names (None: not asked); a value that is none is a 400 on the parameter."""
+    """Return the position ``?updated_after=`` names (None: not asked); refuse a bad one (400 on the parameter)."""
     value = request.query_params.get("updated_after")
     if value is None:
         return None
@@ -46,12 +46,12 @@ def changes_position(request) -> Position | None:
 
 
 def changes_limit() -> int:
-    """How many changes a page lists: the lists' page size."""
+    """Return how many changes a page lists: the lists' page size."""
     return api_settings.PAGE_SIZE or 50
 
 
 def changes_response(request, page: ChangesPage, results: list) -> Response:
-    """A page of changes in the lists' page shape, with the ``cursor`` to send next."""
+    """Return a page of changes in the lists' page shape, with the ``cursor`` to send next."""
     url = replace_query_param(request.build_absolute_uri(), "updated_after", page.cursor) if page.more else None
     return Response({"count": page.count, "next": url, "previous": None, "cursor": page.cursor, "results": results})
 

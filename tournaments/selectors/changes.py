@@ -151,7 +151,7 @@ def deleted_hands(*, tournaments: QuerySet) -> QuerySet:
 
 
 def hand_listed(hand: Hand) -> dict:
-    """A hand as the hands list shows it: the stored hand, its game and match; ``game`` joined."""
+    """Return a hand as the hands list shows it: the stored hand, its game and match (``game`` joined)."""
     from tournaments.selectors.matches import hand_computed
 
     return {**hand_computed(hand), "game": hand.game.number, "game_id": hand.game_id, "match": hand.game.match_id,
@@ -159,6 +159,6 @@ def hand_listed(hand: Hand) -> dict:
 
 
 def hand_tombstone(record) -> dict:
-    """A deleted hand as the hands list shows it, from its deletion's history record (``game`` joined)."""
+    """Return a deleted hand as the hands list shows it, from its deletion's history record (``game`` joined)."""
     return {"id": record.id, "deleted": True, "deleted_at": record.history_date, "game_id": record.game_id,
             "match": record.game.match_id}

@@ -31,13 +31,13 @@ def _players(team) -> list[dict]:
 
 
 def result_status(match: Match) -> str | None:
-    """The contract's ``result_status`` while confirmation is off: null until the match is finished (or a bye),
-    then ``final``."""
+    """Return the contract's ``result_status`` while confirmation is off: null until the match is finished
+    (or a bye), then ``final``."""
     return "final" if match.status == Match.Status.FINISHED else None
 
 
 def table_row(match: Match) -> dict:
-    """One table: the match with its teams and players named, games won and the current game's points."""
+    """Return one table: the match with its teams and players named, games won and the current game's points."""
     games = list(match.games.all())
     last = games[-1] if games else None
     return {
