@@ -27,7 +27,9 @@ from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandListedSerializer, HandPatchSerializer,
     HandResultSerializer, HandTombstoneSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
 )
-from .changes import UPDATED_AFTER, ChangesPagination, ChangesQueryMixin, changes_limit, changes_position, changes_response
+from .changes import (
+    UPDATED_AFTER, ChangesPagination, ChangesQueryMixin, changes_limit, changes_position, changes_response,
+)
 from .common import plain, validated
 from .conditional import VisitorNotModified, public_answer, versioned
 
