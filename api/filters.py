@@ -6,7 +6,7 @@ from django.db.models import Q
 from rest_framework import filters
 from rest_framework.exceptions import ValidationError
 
-from tournaments.models import Club, Entry, Match, Player, Team, Tournament
+from tournaments.models import Club, Entry, Hand, Match, Player, Team, Tournament
 
 
 class IdFilter(django_filters.NumberFilter):
@@ -86,3 +86,12 @@ class SearchFilter(filters.SearchFilter):
             return super().get_search_terms(request)
         except ValidationError as exc:
             raise ValidationError({self.search_param: exc.detail}) from exc
+
+
+class HandFilter(django_filters.FilterSet):
+    match = IdFilter(field_name="game__match", label="Hands of this match")
+    tournament = IdFilter(field_name="game__match__round__tournament", label="Hands of this tournament (its id)")
+
+    class Meta:
+        model = Hand
+        fields = ["match", "tournament"]

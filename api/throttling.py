@@ -8,9 +8,16 @@ Each throttle is a counter (``CountingMixin``): one increment a request, one scr
 DRF's own throttles keep the list of the request times under the key, and read and write that whole
 list (up to the rate's number of pickled times) on every request: at 600 writes a minute, the most
 expensive part of a hand POST after the database.
+
+Every answer a throttle counted carries the IETF draft's header fields (draft-ietf-httpapi-ratelimit-headers):
+``RateLimit-Policy: "writes";q=600;w=60`` (the allowance and its window, in seconds) and
+``RateLimit: "writes";r=597;t=42`` (what is left of it and the seconds until the window closes), from the
+same script call that counts the request; a 429 adds ``Retry-After`` (the same seconds). Reads are not
+throttled and carry neither.
 """
 
 import logging
+import math
 import time
 
 from redis.commands.core import Script
@@ -48,20 +55,40 @@ class FailOpenMixin:
 # opens the window takes two more round trips (incr refused, then add).
 # The script is bytes, so it needs no client to be made; each call names its client (EVALSHA, the script
 # loaded again if Redis lost it).
+# It answers the window's time left too (milliseconds), for the RateLimit header and Retry-After.
 COUNT_SCRIPT = Script(None, b"""
 local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
+local ttl = redis.call('PTTL', KEYS[1])
+if n == 1 or ttl == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) ttl = tonumber(ARGV[1]) end
+return {n, ttl}
 """)
 
 
-def _redis_count(cache, key: str, duration: float) -> int | None:
-    """The request's number in its window, counted in Redis by one script call; None without django-redis."""
+def _redis_count_and_ttl(cache, key: str, duration: float) -> tuple[int, int] | None:
+    """The request's number in its window and the window's milliseconds left, counted in Redis by one script
+    call; None without django-redis."""
     if not is_django_redis(cache):
         return None
     client = cache.client
     conn = client.get_client(write=True)
-    return int(COUNT_SCRIPT(keys=[client.make_key(key)], args=[int(duration * 1000)], client=conn))
+    count, ttl = COUNT_SCRIPT(keys=[client.make_key(key)], args=[int(duration * 1000)], client=conn)
+    return int(count), int(ttl)
+
+
+def _redis_count(cache, key: str, duration: float) -> int | None:
+    """The request's number in its window, counted in Redis by one script call; None without django-redis."""
+    found = _redis_count_and_ttl(cache, key, duration)
+    return None if found is None else found[0]
+
+
+def _advertise(view, scope: str, limit: int, remaining: int, window: float, reset: float) -> None:
+    """Add the RateLimit-Policy and RateLimit header fields (the draft's list items) to the view's answer."""
+    headers = getattr(view, "headers", None)
+    if headers is None:
+        return
+    for name, item in (("RateLimit-Policy", f'"{scope}";q={limit};w={max(1, math.ceil(window))}'),
+                       ("RateLimit", f'"{scope}";r={max(0, remaining)};t={max(0, math.ceil(reset))}')):
+        headers[name] = f"{headers[name]}, {item}" if name in headers else item
 
 
 class CountingMixin:
@@ -80,19 +107,29 @@ class CountingMixin:
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        count = _redis_count(self.cache, self.key, self.duration)
-        if count is None:  # another cache (the zero-setup run's, the tests')
+        found = _redis_count_and_ttl(self.cache, self.key, self.duration)
+        if found is None:  # another cache (the zero-setup run's, the tests')
             try:
                 count = self.cache.incr(self.key)
             except ValueError:  # no window open: this request opens one
                 count = 1 if self.cache.add(self.key, 1, self.duration) else self.cache.incr(self.key)
+            self.reset = self._ttl()
+        else:
+            count, ttl_ms = found
+            self.reset = ttl_ms / 1000 if ttl_ms > 0 else self.duration
+        _advertise(view, self.scope, self.num_requests, self.num_requests - count, self.duration, self.reset)
         return count <= self.num_requests
 
-    def wait(self):
-        """Seconds until the window closes (the key's time to live where the cache tells it)."""
+    def _ttl(self) -> float:
+        """Seconds until the window closes: the key's time to live where the cache tells it, else the window."""
         ttl = getattr(self.cache, "ttl", None)
         remaining = ttl(self.key) if ttl is not None else None
         return remaining if remaining and remaining > 0 else self.duration
+
+    def wait(self):
+        """Seconds until the window closes (as the RateLimit header's ``t`` says)."""
+        reset = getattr(self, "reset", None)
+        return math.ceil(reset) if reset else self._ttl()
 
 
 class WritesThrottle(FailOpenMixin, CountingMixin, UserRateThrottle):

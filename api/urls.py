@@ -8,6 +8,7 @@ from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
 from .views.rounds import RoundViewSet, StandingsView, TaskView
+from .views.tables import LiveTablesView, RoundTablesView
 from .views.tournaments import TOURNAMENT_REF, EntryViewSet, TournamentViewSet
 from .views.variants import VariantViewSet
 from .views.webhooks import EndpointViewSet
@@ -35,6 +36,10 @@ urlpatterns = [
     *_busiest,
     re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/standings/$", StandingsView.as_view(),
             name="standings"),
+    re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/rounds/(?P<number>[0-9]{{1,4}})/tables/$",
+            RoundTablesView.as_view(), name="round-tables"),
+    re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/live/$", LiveTablesView.as_view(),
+            name="live-tables"),
     path("auth/token/", TokenView.as_view(), name="token"),
     path("auth/me/", MeView.as_view(), name="me"),
     path("auth/logout/", LogoutView.as_view(), name="logout"),

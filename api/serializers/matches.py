@@ -170,8 +170,10 @@ class MatchListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "tournament", "round", "table", "ns", "ew", "status", "winner", "games_won"]
+        fields = ["id", "tournament", "round", "table", "ns", "ew", "status", "winner", "games_won", "updated_at"]
         read_only_fields = fields
+        extra_kwargs = {"updated_at": {"help_text": "When the match last changed (a hand entered, corrected or "
+                                                    "deleted, a result, a pairing edit)."}}
 
     @extend_schema_field(SideIntsSerializer)
     def get_games_won(self, match):
@@ -185,3 +187,23 @@ class HandHistorySerializer(serializers.Serializer):
     user = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(allow_null=True)
     hand = StoredHandSerializer(help_text="The hand as it was after this change.")
+
+
+class HandListedSerializer(StoredHandSerializer):
+    """A hand of the hands list: the stored hand with its game and match."""
+
+    game = serializers.IntegerField(help_text="The game's number in the match.")
+    game_id = serializers.IntegerField()
+    match = serializers.IntegerField(help_text="The match's id.")
+    updated_at = serializers.DateTimeField(help_text="When the hand was entered or last changed.")
+    deleted = serializers.BooleanField(help_text="False: a stored hand.")
+
+
+class HandTombstoneSerializer(serializers.Serializer):
+    """A hand deleted since the cursor (``updated_after`` only)."""
+
+    id = serializers.IntegerField(help_text="The deleted hand's id.")
+    deleted = serializers.BooleanField(help_text="True: this hand was deleted.")
+    deleted_at = serializers.DateTimeField()
+    game_id = serializers.IntegerField()
+    match = serializers.IntegerField(help_text="The match's id.")

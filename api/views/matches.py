@@ -3,25 +3,32 @@
 import re
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import (
+    OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view,
+)
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from tournaments import versions
 from tournaments.models import Game, Hand, Match
+from tournaments.selectors.changes import DELETION, changed_since, deleted_hands, hand_listed, hand_tombstone
 from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
 
-from ..filters import MatchFilter
+from ..filters import HandFilter, MatchFilter
 from ..openapi import (
     EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND, ErrorResponse422Serializer,
 )
-from ..permissions import ResultWrite, visible_hands, visible_matches
+from ..permissions import ResultWrite, visible_hands, visible_matches, visible_tournaments
 from ..serializers.matches import (
-    GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandPatchSerializer,
-    HandResultSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
+    GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandListedSerializer, HandPatchSerializer,
+    HandResultSerializer, HandTombstoneSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
+)
+from .changes import (
+    UPDATED_AFTER, ChangesPagination, ChangesQueryMixin, changes_limit, changes_position, changes_response,
 )
 from .common import plain, validated
 from .conditional import VisitorNotModified, public_answer, versioned
@@ -54,10 +61,13 @@ class ResultsMixin:
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List matches (filter by tournament, round number, team, status)"),
+    list=extend_schema(summary="List matches (filter by tournament, round number, team, status)",
+                       parameters=[UPDATED_AFTER]),
 )
-class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin,
+                   viewsets.GenericViewSet):
     serializer_class = MatchListSerializer
+    pagination_class = ChangesPagination
     filterset_class = MatchFilter
     ordering_fields = ["table", "id"]
     ordering = ["round__tournament", "round__number", "table"]
@@ -70,6 +80,13 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
 
     def tournament_id_of(self, match) -> int:
         return match.round.tournament_id
+
+    def list(self, request, *args, **kwargs):
+        position = changes_position(request)
+        if position is None:
+            return super().list(request, *args, **kwargs)
+        page = changed_since(rows=self.filter_queryset(self.get_queryset()), position=position, limit=changes_limit())
+        return changes_response(request, page, MatchListSerializer([row for _, row in page.changes], many=True).data)
 
     def visitor_versions(self, request, kwargs):
         """``VisitorNotModified``'s: the scoreboard's."""
@@ -154,17 +171,33 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
                         status=status.HTTP_201_CREATED)
 
 
+HAND_CHANGE = PolymorphicProxySerializer(
+    component_name="HandChange", serializers=[HandListedSerializer, HandTombstoneSerializer],
+    resource_type_field_name=None, many=True)
+
+
 @extend_schema_view(
+    list=extend_schema(summary="List hands (filter by match, tournament); what changed since a cursor",
+                       description="The stored hands, by match, game and number, each with its game and match. "
+                                   "With `updated_after`, the hands entered or changed since that cursor in the "
+                                   "order they changed, and the hands deleted since as tombstones "
+                                   "(`{\"id\", \"deleted\": true, \"deleted_at\", \"game_id\", \"match\"}`), "
+                                   "with the `cursor` to send next time. Public tournaments need no "
+                                   "authentication; a private one's hands are listed only to its organizers, "
+                                   "scorekeepers and staff.",
+                       parameters=[UPDATED_AFTER], responses=HAND_CHANGE),
     retrieve=extend_schema(summary="A stored hand with its result", responses=HandResultSerializer),
     partial_update=extend_schema(summary="Correct a hand (audited; re-scores the hands after it)",
                                  request=HandPatchSerializer, responses=HandResultSerializer),
     destroy=extend_schema(summary="Delete the last hand of a game"),
 )
-class HandViewSet(ResultsMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  viewsets.GenericViewSet):
     http_method_names = ["get", "patch", "delete", "head", "options"]
     serializer_class = HandResultSerializer
-    filter_backends = []
-    pagination_class = None
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = HandFilter
+    pagination_class = ChangesPagination
     conflict_methods = ("PATCH", "DELETE")
     rule_methods = ("PATCH",)
 
@@ -173,6 +206,25 @@ class HandViewSet(ResultsMixin, mixins.RetrieveModelMixin, viewsets.GenericViewS
 
     def tournament_id_of(self, hand) -> int:
         return hand.game.match.round.tournament_id
+
+    def filter_queryset(self, queryset):
+        # Only the list filters: a hand's own routes find it by its id alone (no filter set built on the hot path).
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
+
+    def list(self, request, *args, **kwargs):
+        position = changes_position(request)
+        hands = self.filter_queryset(self.get_queryset().select_related("game"))
+        if position is None:
+            page = self.paginate_queryset(hands.order_by("game__match_id", "game__number", "number"))
+            return self.get_paginated_response(HandListedSerializer([hand_listed(h) for h in page], many=True).data)
+        filterset = HandFilter(request.query_params, queryset=hands)
+        filters = filterset.form.cleaned_data if filterset.is_valid() else {}  # refused by filter_queryset if not
+        deletions = deleted_hands(tournaments=visible_tournaments(request.user)).filter(
+            **{HandFilter.base_filters[name].field_name: value for name, value in filters.items() if value})
+        page = changed_since(rows=hands, deletions=deletions, position=position, limit=changes_limit())
+        rows = [HandTombstoneSerializer(hand_tombstone(r)).data if kind == DELETION
+                else HandListedSerializer(hand_listed(r)).data for kind, r in page.changes]
+        return changes_response(request, page, rows)
 
     def retrieve(self, request, pk=None):
         return Response(hand_result(self.get_object()))
@@ -192,7 +244,7 @@ class HandViewSet(ResultsMixin, mixins.RetrieveModelMixin, viewsets.GenericViewS
 
     @extend_schema(summary="The hand's audit history, oldest first (also for a deleted hand)",
                    responses=HandHistorySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request, pk=None):
         records = list(Hand.history.filter(id=pk).select_related("history_user").order_by("history_id"))
         if not records:

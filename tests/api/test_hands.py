@@ -345,9 +345,10 @@ def test_match_list_filters(match, anon, tournament):
     other = MatchFactory(round=match.round, table=2)
     body = anon.get(f"/api/v1/matches/?tournament={tournament.pk}").json()
     assert [m["id"] for m in body["results"]] == [match.pk, other.pk]
-    assert body["results"][0] | {"id": 0} == {"id": 0, "tournament": tournament.pk, "round": 1, "table": 1,
-                                              "ns": match.ns_id, "ew": match.ew_id, "status": "scheduled",
-                                              "winner": None, "games_won": {"ns": 0, "ew": 0}}
+    assert body["results"][0]["updated_at"]  # added by issue 29 (what changed since)
+    assert body["results"][0] | {"id": 0, "updated_at": None} == {
+        "id": 0, "tournament": tournament.pk, "round": 1, "table": 1, "ns": match.ns_id, "ew": match.ew_id,
+        "status": "scheduled", "winner": None, "games_won": {"ns": 0, "ew": 0}, "updated_at": None}
     assert anon.get(f"/api/v1/matches/?team={other.ns_id}").json()["count"] == 1
 
 

@@ -75,3 +75,26 @@ def test_writes_are_refused_past_the_rate_with_the_window_s_time_left(redis, mon
     refused = client.post(url, summary("S"), format="json")
     assert refused.status_code == 429
     assert 0 < int(refused["Retry-After"]) <= 60
+    # The draft's header fields: the allowance, what is left of it, and the window's time left (Retry-After's).
+    assert refused["RateLimit-Policy"] == '"writes";q=2;w=60'
+    assert refused["RateLimit"] == f'"writes";r=0;t={refused["Retry-After"]}'
+
+
+@pytest.mark.django_db
+def test_throttled_answers_advertise_the_allowance_left(redis, monkeypatch, match, scorekeeper):
+    monkeypatch.setattr(WritesThrottle, "THROTTLE_RATES", {"writes": "5/min", "token": "20/min"})
+    client = client_for(scorekeeper)
+    url = f"/api/v1/matches/{match.pk}/hands/"
+    first = client.post(url, summary("N"), format="json")
+    assert first.status_code == 201
+    assert first["RateLimit-Policy"] == '"writes";q=5;w=60'
+    assert first["RateLimit"] in ('"writes";r=4;t=60', '"writes";r=4;t=59')
+    second = client.post(url, summary("E"), format="json")
+    remaining, reset = second["RateLimit"].split(";")[1:]
+    assert remaining == "r=3" and 0 < int(reset[2:]) <= 60
+    # A refusal of the rules counts too, and says so.
+    refused = client.post(url, {**summary("S"), "points": {"ns": 1, "ew": 1}}, format="json")
+    assert refused.status_code == 400 and refused["RateLimit"].startswith('"writes";r=2;')
+    # Reads are not throttled: no header.
+    read = client.get(f"/api/v1/matches/{match.pk}/")
+    assert read.status_code == 200 and "RateLimit" not in read and "RateLimit-Policy" not in read

@@ -1,0 +1,53 @@
+"""The shapes of a round's tables and of the live matches (tournaments.selectors.tables)."""
+
+from rest_framework import serializers
+
+from tournaments.models import Game, Match, Round
+
+from .matches import PlayerRefSerializer, TeamSummarySerializer
+from .variants import WINNERS, SideIntsSerializer
+
+
+class SidesPlayersSerializer(serializers.Serializer):
+    ns = PlayerRefSerializer(many=True, help_text="The first side's players.")
+    ew = PlayerRefSerializer(many=True, help_text="The second side's players; empty for a bye.")
+
+
+class TableGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The game's number in the match.")
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    totals = SideIntsSerializer(help_text="The game's points so far.")
+
+
+class TableSerializer(serializers.Serializer):
+    """One table: a match with its teams and players named, games won and the current game's points."""
+
+    id = serializers.IntegerField(help_text="The match's id (its scoreboard: GET /api/v1/matches/{id}/).")
+    round = serializers.IntegerField(help_text="The round's number.")
+    table = serializers.IntegerField()
+    bye = serializers.BooleanField(help_text="True when the first team has a bye (no second team).")
+    ns = TeamSummarySerializer(help_text="The first team: id, name and club.")
+    ew = TeamSummarySerializer(allow_null=True, help_text="The second team; null for a bye.")
+    players = SidesPlayersSerializer(help_text="Each side's players, with their ids and names.")
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    result_status = serializers.ChoiceField(
+        choices=["entered", "confirmed", "disputed", "final"], allow_null=True,
+        help_text="Null while the match is scheduled or being played, `final` once it is finished (a bye "
+                  "included). `entered`, `confirmed` and `disputed` are reserved for the result confirmation "
+                  "to come.")
+    winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+    games_won = SideIntsSerializer()
+    points = SideIntsSerializer(help_text="The match's game points: the sum of its games' totals.")
+    game = TableGameSerializer(allow_null=True,
+                               help_text="The match's current game (the last one begun); null before the first hand.")
+    updated_at = serializers.DateTimeField(help_text="When the match last changed.")
+
+
+class RoundTablesSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The round's number.")
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    tables = TableSerializer(many=True, help_text="Every table of the round, in table order.")
+
+
+class LiveTablesSerializer(serializers.Serializer):
+    tables = TableSerializer(many=True, help_text="The matches being played now, by round and table.")
