@@ -260,3 +260,43 @@ CHECKS = [
     _("Only the variant's own penalties."),
     _("With the full card play: every card dealt once, played in turn, following suit, beating, trumping and overtrumping as the variant requires."),  # noqa: E501 (one translatable string, kept whole)
 ]
+
+
+#: Why a pairing was made, by its reason's code (``Pairing.why``, ``Match.why``): the pairing logic keeps codes
+#: and params, these are their words.
+PAIRING_REASONS = {
+    "swiss_same_score": _("Same score (%(score)s pts): place %(place)s v place %(other)s of the %(size)s teams on it "
+                          "(top half v bottom half)."),
+    "swiss_float_odd": _("Float: %(score)s pts v %(other_score)s pts (odd score group; rematches are never allowed)."),
+    "swiss_float_stuck": _("Float: %(score)s pts v %(other_score)s pts (no legal partner left in the group; "
+                           "rematches are never allowed)."),
+    "swiss_bye": _("Bye: the lowest-ranked team without a bye yet (%(score)s pts)."),
+    "swiss_same_club": _("Same club: no other pairing was possible."),
+    "swiss_club_apart": _("Not place %(place)s of the group: same club."),
+    "knockout_bye": _("Seed %(seed)s has a bye (bracket of %(size)s)."),
+    "knockout_seeds": _("Seed %(seed)s v seed %(other)s (bracket of %(size)s)."),
+    "knockout_winners": _("Winner of round %(round)s table %(table)s v winner of table %(other)s."),
+    "berger": _("Berger table, round %(round)s: %(place)s v %(other)s."),
+    "berger_second_cycle": _("Berger table, round %(round)s (second cycle, sides reversed): %(place)s v %(other)s."),
+    "berger_bye": _("Berger table, round %(round)s: drawn against the dummy (bye)."),
+    "bye_opponent_withdrawn": _("Bye: the scheduled opponent has withdrawn."),
+    "walkover_opponent_withdrew": _("Walkover: the opponent withdrew."),
+    "bye_opponent_withdrew": _("Bye: the opponent withdrew before the match."),
+    "changed_by_hand": _("Changed by hand by %(who)s."),
+    "changed_by_organizer": _("Changed by hand by the organizer."),
+}
+
+
+class _Shown(dict):
+    def __missing__(self, key):
+        return "?"
+
+
+def pairing_reasons(why, fallback: str = "") -> str:
+    """Return why a pairing was made in the reader's language (``why``: its reasons, [code, params] pairs);
+    ``fallback``: the English words of a pairing made before the reasons were kept as codes."""
+    sentences = []
+    for code, params in why or ():
+        template = PAIRING_REASONS.get(code)
+        sentences.append(str(template) % _Shown(params or {}) if template is not None else code)
+    return " ".join(sentences) or fallback

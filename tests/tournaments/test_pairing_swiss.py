@@ -21,7 +21,7 @@ def test_round_one_top_half_meets_bottom_half():
     result = pair_swiss(teams_at([0] * 8))
     assert pairs_of(result) == {(1, 5), (2, 6), (3, 7), (4, 8)}
     assert [p.table for p in result.pairings] == [1, 2, 3, 4]
-    assert all("Same score" in p.explanation for p in result.pairings)
+    assert all(p.why[0][0] == "swiss_same_score" for p in result.pairings)
 
 
 def test_odd_field_bye_to_lowest_ranked_without_bye():
@@ -31,7 +31,7 @@ def test_odd_field_bye_to_lowest_ranked_without_bye():
     teams[6] = TeamState(7, score=0, rank=6, had_bye=True)
     result = pair_swiss(teams)
     assert (6, None) in pairs_of(result)
-    assert result.pairings[-1].explanation.startswith("Bye")
+    assert result.pairings[-1].why[0][0] == "swiss_bye"
 
 
 def test_bye_goes_to_the_bottom_group_not_to_save_a_float():
@@ -69,13 +69,13 @@ def test_clubs_kept_apart_when_asked():
     assert (1, 5) in pairs_of(pair_swiss(teams))
     apart = pair_swiss(teams, separate_clubs=True)
     assert all({p.ns, p.ew} != {1, 5} for p in apart.pairings)
-    assert any("same club" in p.explanation for p in apart.pairings)
+    assert any(code == "swiss_club_apart" for p in apart.pairings for code, _params in p.why)
 
 
 def test_float_explained():
     result = pair_swiss(teams_at([2, 2, 2, 0, 0, 0]))
-    floats = [p for p in result.pairings if p.explanation.startswith("Float")]
-    assert len(floats) == 1 and "odd score group" in floats[0].explanation
+    floats = [p for p in result.pairings if p.why[0][0].startswith("swiss_float")]
+    assert len(floats) == 1 and floats[0].why[0][0] == "swiss_float_odd"
 
 
 def test_deterministic():

@@ -58,7 +58,7 @@ def test_swiss_round_one_and_two():
     matches = list(r1.matches.order_by("table"))
     assert len(matches) == 4 and matches[-1].ew_id is None and matches[-1].status == "finished"
     assert RoundSlot.objects.filter(round=r1).count() == 7
-    assert all(m.explanation for m in matches)
+    assert all(m.why for m in matches)
     tournament.refresh_from_db()
     assert tournament.status == "running"
     with pytest.raises(Conflict) as refused:
@@ -153,7 +153,7 @@ def test_manual_change_swaps_teams_before_the_round_starts():
     m1.refresh_from_db()
     m2.refresh_from_db()
     assert (m1.ns_id, m1.ew_id) == (a.pk, c.pk) and {m2.ns_id, m2.ew_id} == {b.pk, d.pk}
-    assert "by hand" in m1.explanation
+    assert m1.why[0][0] == "changed_by_organizer"  # no user named: "by the organizer"
     assert RoundSlot.objects.filter(round=r1).count() == 4
     finish(m1)
     with pytest.raises(Conflict):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 import scoring
-from tournaments import access, links
+from tournaments import access, links, vocabulary
 from tournaments.admin.base import RELATED_ONLY, ScopedAdmin
 from tournaments.admin.forms import NextGameForm, refusal_text, side_names
 from tournaments.models import Game, Hand, Match, Round
@@ -110,7 +110,8 @@ class MatchAdmin(ScopedAdmin):
     search_fields = ("ns__name", "ew__name", "round__tournament__name")
     autocomplete_fields = ("ns", "ew", "round")
     readonly_fields = ("status", "winner", "games_won_ns", "games_won_ew", "points_ns", "points_ew",
-                       "explanation", "scoreboard_link")
+                       "pairing_reasons", "scoreboard_link")
+    exclude = ("why", "explanation")  # the pairing's reasons are its own, shown in words (pairing_reasons)
     list_select_related = ("round__tournament", "ns", "ew")
     inlines = [GameInline]
     actions = [start_next_game]
@@ -131,6 +132,10 @@ class MatchAdmin(ScopedAdmin):
     @admin.display(description=_("games"))
     def score_line(self, obj):
         return f"{obj.games_won_ns}–{obj.games_won_ew}"
+
+    @admin.display(description=_("why this pairing"))
+    def pairing_reasons(self, obj):
+        return vocabulary.pairing_reasons(obj.why, obj.explanation)
 
     @admin.display(description=_("scoreboard"))
     def scoreboard_link(self, obj):

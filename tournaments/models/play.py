@@ -64,7 +64,12 @@ class Match(models.Model):
     # 64-bit: stacked tie doublings (tie_doubling=stack) pass 2^31 by the 10th tie in a row.
     points_ns = models.BigIntegerField(default=0, help_text="Game points of NS: the sum of its games' totals.")
     points_ew = models.BigIntegerField(default=0, help_text="Game points of EW: the sum of its games' totals.")
-    explanation = models.CharField(max_length=300, blank=True, help_text="Why the pairing chose this match.")
+    why = models.JSONField(default=list, blank=True,
+                           help_text="Why the pairing chose this match: reason codes with their params, written in the "
+                                     "reader's language by tournaments.vocabulary.pairing_reasons.")
+    explanation = models.CharField(max_length=300, blank=True,
+                                   help_text="Why the pairing chose this match, in English: pairings made before "
+                                             "their reasons were kept as codes (``why``).")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

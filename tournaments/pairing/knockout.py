@@ -45,9 +45,10 @@ def first_round(team_ids: Sequence[int]) -> list[Pairing]:
     for table in range(1, size // 2 + 1):
         a, b = order[2 * table - 2], order[2 * table - 1]
         if b > n:
-            out.append(Pairing(table, team_ids[a - 1], None, f"Seed {a} has a bye (bracket of {size})."))
+            out.append(Pairing(table, team_ids[a - 1], None, (("knockout_bye", {"seed": a, "size": size}),)))
         else:
-            out.append(Pairing(table, team_ids[a - 1], team_ids[b - 1], f"Seed {a} v seed {b} (bracket of {size})."))
+            out.append(Pairing(table, team_ids[a - 1], team_ids[b - 1],
+                               (("knockout_seeds", {"seed": a, "other": b, "size": size}),)))
     return out
 
 
@@ -69,5 +70,5 @@ def next_round(winners: dict[int, int], round_number: int) -> list[Pairing]:
         up, down = feeders(table)
         if up in winners and down in winners:
             out.append(Pairing(table, winners[up], winners[down],
-                               f"Winner of round {round_number} table {up} v winner of table {down}."))
+                               (("knockout_winners", {"round": round_number, "table": up, "other": down}),)))
     return out

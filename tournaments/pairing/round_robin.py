@@ -64,8 +64,8 @@ def round_robin_pairings(team_ids: Sequence[int], round_number: int, *, double: 
         if first > n or second > n:
             bye = team_ids[min(first, second) - 1]
             continue
-        why = f"Berger table, round {r + 1}" + (" (second cycle, sides reversed)" if cycle else "")
-        out.append(Pairing(len(out) + 1, team_ids[first - 1], team_ids[second - 1], f"{why}: {first} v {second}."))
+        why = ("berger_second_cycle" if cycle else "berger", {"round": r + 1, "place": first, "other": second})
+        out.append(Pairing(len(out) + 1, team_ids[first - 1], team_ids[second - 1], (why,)))
     if bye is not None:
-        out.append(Pairing(len(out) + 1, bye, None, f"Berger table, round {r + 1}: drawn against the dummy (bye)."))
+        out.append(Pairing(len(out) + 1, bye, None, (("berger_bye", {"round": r + 1}),)))
     return out

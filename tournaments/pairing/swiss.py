@@ -187,31 +187,25 @@ def matching_weight(teams: Sequence[TeamState], pairs: Iterable[tuple[int, int |
     return total
 
 
-def _ordinal(k: int) -> str:
-    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
-
-
-def _explain(field: _Field, i: int, j: int) -> str:
+def _explain(field: _Field, i: int, j: int) -> tuple:
+    """The reasons of the pairing of teams ``i`` and ``j`` (``j`` the bye): codes and params, no words."""
     a = field.teams[i]
     if j == field.bye:
-        return f"Bye: the lowest-ranked team without a bye yet ({a.score} pts)."
+        return (("swiss_bye", {"score": a.score}),)
     b = field.teams[j]
     start, m = field.group_start[i], field.group_size[i]
     if a.score == b.score:
-        text = (f"Same score ({a.score} pts): {_ordinal(i - start + 1)} v {_ordinal(j - start + 1)} "
-                f"of the {m} teams on it (top half v bottom half).")
+        why = [("swiss_same_score", {"score": a.score, "place": i - start + 1, "other": j - start + 1, "size": m})]
     else:
-        reason = "odd score group" if m % 2 else "no legal partner left in the group"
-        text = f"Float: {a.score} pts v {b.score} pts ({reason}; rematches are never allowed)."
+        why = [("swiss_float_odd" if m % 2 else "swiss_float_stuck", {"score": a.score, "other_score": b.score})]
     if field.separate_clubs:
         if a.club is not None and a.club == b.club:
-            text += " Same club: no other pairing was possible."
+            why.append(("swiss_same_club", {}))
         else:
             ideal = field.ideal(i)
             if ideal != j and 0 <= ideal < field.n and field.teams[ideal].club == a.club and a.club is not None:
-                text += f" Not the {_ordinal(ideal - start + 1)} of the group: same club."
-    return text[:300]
+                why.append(("swiss_club_apart", {"place": ideal - start + 1}))
+    return tuple(why)
 
 
 def _result(field: _Field, matching: list[tuple[int, int]], width: int) -> PairingResult:

@@ -17,14 +17,19 @@ class TeamState:
     opponents: frozenset[int] = frozenset()
 
 
+#: Why a pairing was made: a code and its params, in order (``tournaments.vocabulary.pairing_reasons`` writes
+#: them in the reader's language; the pairing logic has no words).
+Reason = tuple[str, dict]
+
+
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """One match of a round; ``ew`` is None for a bye."""
+    """One match of a round; ``ew`` is None for a bye; ``why`` the reasons of the pairing (codes and params)."""
 
     table: int
     ns: int
     ew: int | None
-    explanation: str = ""
+    why: tuple[Reason, ...] = ()
 
 
 @dataclass(slots=True)

@@ -57,6 +57,7 @@ def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | Non
         existing.save()
         return existing
     pairing = knockout.next_round({up: winners[up], down: winners[down]}, rnd.number)[0]
-    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, explanation=pairing.explanation)
+    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew,
+                    why=[[code, dict(params)] for code, params in pairing.why])
     created.save()
     return created

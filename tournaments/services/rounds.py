@@ -95,7 +95,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
 def _save_round(tournament: Tournament, number: int, pairings: list[Pairing]) -> Round:
     """Create the round, its matches and their round slots in bulk (byes are finished at once)."""
     rnd = Round.objects.create(tournament=tournament, number=number)
-    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, explanation=p.explanation[:300])
+    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, why=_reasons(p.why))
                for p in pairings]
     for match in matches:
         match_result_apply(match, [])  # a bye is finished at once
@@ -138,6 +138,11 @@ def _swiss(tournament: Tournament, number: int, report) -> list[Pairing]:
     return result.pairings
 
 
+def _reasons(why) -> list:
+    """A pairing's reasons as the match keeps them (``Match.why``): a list of [code, params]."""
+    return [[code, dict(params)] for code, params in why]
+
+
 def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
     entries = _entries(tournament, active_only=False)
     total = round_robin.rounds_needed(len(entries), double=tournament.double_round_robin)
@@ -151,10 +156,10 @@ def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
         if not sides:
             continue
         if len(sides) == 1 and p.ew is not None:
-            out.append(Pairing(0, sides[0], None, "Bye: the scheduled opponent has withdrawn."))
+            out.append(Pairing(0, sides[0], None, (("bye_opponent_withdrawn", {}),)))
         else:
-            out.append(Pairing(0, p.ns, p.ew, p.explanation))
-    return [Pairing(i, p.ns, p.ew, p.explanation) for i, p in enumerate(out, start=1)]
+            out.append(Pairing(0, p.ns, p.ew, p.why))
+    return [Pairing(i, p.ns, p.ew, p.why) for i, p in enumerate(out, start=1)]
 
 
 def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> Round:
@@ -271,12 +276,12 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
             opponent, team_side = (pending.ew_id, "ns") if pending.ns_id == entry.team_id else (pending.ns_id, "ew")
             if tournament.format == Tournament.Format.KNOCKOUT:
                 match_result_apply(pending, [], walkover="ew" if team_side == "ns" else "ns")
-                pending.explanation = "Walkover: the opponent withdrew."
+                pending.why = _reasons((("walkover_opponent_withdrew", {}),))
             else:
                 RoundSlot.objects.filter(match=pending).delete()
                 pending.ns_id, pending.ew_id = opponent, None
                 match_result_apply(pending, [])  # a bye
-                pending.explanation = "Bye: the opponent withdrew before the match."
+                pending.why = _reasons((("bye_opponent_withdrew", {}),))
                 after -= 1
             pending.save()
             match_result_changed(match=pending)
@@ -324,8 +329,9 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
                 other.ns_id, other.ew_id = other.ew_id, None
             touched[other.pk] = other
         match.ns_id, match.ew_id = new["ns"], new["ew"]
-        who = getattr(user, "username", "") or "the organizer"
-        match.explanation = f"Changed by hand by {who}."
+        who = getattr(user, "username", "")
+        changed = ("changed_by_hand", {"who": who}) if who else ("changed_by_organizer", {})
+        match.why, match.explanation = _reasons((changed,)), ""
         for m in touched.values():
             match_result_apply(m, [])  # the round has not started: no games; a bye is finished
         RoundSlot.objects.filter(match_id__in=list(touched)).delete()

@@ -39,3 +39,9 @@ def side_name(side: str) -> str:
 def side_short(side: str) -> str:
     """``{{ "ns"|side_short }}``: a side of the table as a score sheet's column heads it ("NS")."""
     return vocabulary.side_name(side, short=True)
+
+
+@register.filter
+def pairing_reasons(match) -> str:
+    """``{{ match|pairing_reasons }}``: why the pairing chose this match, in the page's language."""
+    return vocabulary.pairing_reasons(match.why, match.explanation)

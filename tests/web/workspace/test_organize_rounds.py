@@ -52,10 +52,16 @@ def test_the_round_page_shows_each_table_its_explanation_and_the_change_forms(cl
     assert response.status_code == 200
     for ns, ew in tables(cup).values():
         assert ns in page and ew in page
-    assert "Same score (0 pts): 1st v 5th of the 8 teams on it (top half v bottom half)." in page
+    assert "Same score (0 pts): place 1 v place 5 of the 8 teams on it (top half v bottom half)." in page
     assert page.count('class="org-change-form"') == 4
     assert reverse("web:round-print", args=[cup.slug, 1]) in page
     assert reverse("web:round-sheets", args=[cup.slug, 1]) in page
+
+
+def test_the_pairing_s_reasons_are_in_the_organizer_s_language(client_of, cup):
+    """Match.explanation was English on a Dutch page: the pairing keeps codes, the page writes them."""
+    page = client_of.get(reverse("ws:round", args=[cup.slug, 1]), HTTP_ACCEPT_LANGUAGE="nl")
+    assert "Zelfde score (0 ptn): plaats 1 tegen plaats 5 van de 8 ploegen" in page.content.decode()
 
 
 def test_swap_two_teams_between_tables(client_of, cup):
@@ -65,7 +71,7 @@ def test_swap_two_teams_between_tables(client_of, cup):
     assert "Table 1: Ploeg 1 against Ploeg 6." in response.content.decode()
     after = tables(cup)
     assert after[1] == ("Ploeg 1", "Ploeg 6") and after[2] == ("Ploeg 2", "Ploeg 5")
-    assert "Changed by hand by orga." == Match.objects.get(round__tournament=cup, table=1).explanation
+    assert Match.objects.get(round__tournament=cup, table=1).why == [["changed_by_hand", {"who": "orga"}]]
 
 
 def test_move_a_late_entry_into_a_table(client_of, cup):
