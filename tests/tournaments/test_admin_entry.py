@@ -62,7 +62,7 @@ def test_a_matchs_computed_fields_and_its_teams_are_read_only_once_a_hand_exists
     match = make_match()
     form = admin_client.get(url(Match, "change", match.pk)).context["adminform"].form
     assert {"ns", "ew", "round", "table"} <= set(form.fields)  # nothing played: the pairing may still change
-    assert not {"points_ns", "points_ew", "status", "winner", "games_won_ns", "explanation"} & set(form.fields)
+    assert not {"points_ns", "points_ew", "status", "winner", "games_won_ns", "explanation", "why"} & set(form.fields)
     hand_enter(match=match, data=summary("N", 37))
     form = admin_client.get(url(Match, "change", match.pk)).context["adminform"].form
     assert not {"ns", "ew", "round", "table"} & set(form.fields)
