@@ -65,3 +65,5 @@ admin.site.index_title = "Clubs, tournaments and results"
 
 # A 404 under /api/ that no API route caught (a path with a newline) answers the API's JSON error.
 handler404 = "api.views.common.not_found"
+# A view's failure: the API's JSON error under /api/, the 500 page in the visitor's language elsewhere.
+handler500 = "config.server_error.server_error"
