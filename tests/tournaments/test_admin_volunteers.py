@@ -75,6 +75,19 @@ def test_a_scorekeeper_of_a_gets_404_for_bs_match_game_and_hand(client, two_tour
     assert client.get(url(Hand, "history", t["hand_a"].pk)).status_code == 200
 
 
+def test_a_scorekeeper_of_a_gets_404_for_a_version_of_bs_hand(client, two_tournaments):
+    """The history list was scoped; the page of one version was not: any hand's versions could be read by id."""
+    t = two_tournaments
+    client.force_login(t["keeper"])
+
+    def version_url(hand):
+        version = hand.history.order_by("history_id").first()
+        return reverse("admin:tournaments_hand_simple_history", args=[hand.pk, version.history_id])
+
+    assert client.get(version_url(t["hand_b"])).status_code == 404
+    assert client.get(version_url(t["hand_a"])).status_code == 200
+
+
 def test_a_scorekeepers_lists_search_and_filters_show_only_their_tournaments(client, two_tournaments):
     t = two_tournaments
     client.force_login(t["keeper"])

@@ -13,7 +13,7 @@ from simple_history.template_utils import HistoricalRecordContextHelper
 from tournaments import access
 from tournaments.admin.base import RELATED_ONLY, ScopedAdmin
 from tournaments.admin.forms import side_names
-from tournaments.models import Hand
+from tournaments.models import Game, Hand
 from tournaments.vocabulary import LABEL_WORDS, PENALTY_LABELS
 
 
@@ -111,6 +111,10 @@ class HandAdmin(SimpleHistoryAdmin, ScopedAdmin):
 
         version = (self.model.history.filter(id=unquote(object_id), history_id=unquote(version_id))
                    .select_related("history_user").first())
+        # Scoped as the history list is: a version of another tournament's hand (deleted ones too, by their game).
+        if version is not None and not access.is_unscoped(request.user) and not Game.objects.filter(
+                pk=version.game_id, match__round__tournament__in=self.scope(request).values("pk")).exists():
+            raise Http404(gettext("No such object."))
         return super().history_form_view(request, object_id, version_id,
                                          {**(extra_context or {}), "version": version})
 
