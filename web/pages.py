@@ -66,11 +66,15 @@ def metric_columns(names: list[str]) -> list[dict]:
              "help": vocabulary.METRIC_LABELS[n][2]} for n in names if n in vocabulary.METRIC_LABELS]
 
 
+#: Tiebreaks the standings table shows in columns of its own: match points, the matches won ("W", the same
+#: count: at the table, byes not counted) and the games won (in "Games"); not shown a second time.
+OWN_COLUMNS = ("match_points", "matches_won", "games_won")
+
+
 def standings(tournament: Tournament) -> dict:
     """Return the standings with each team's name and club, the metrics in words, the club standings."""
     data = standings_for(tournament)
-    metrics = [m for m in (data["rows"][0]["tiebreaks"] if data["rows"] else {})
-               if m not in ("match_points", "games_won")]
+    metrics = [m for m in (data["rows"][0]["tiebreaks"] if data["rows"] else {}) if m not in OWN_COLUMNS]
     ranks = [r["rank"] for r in data["rows"]]
     rows = [{**r, "shared": ranks.count(r["rank"]) > 1, "tiebreak_values": [r["tiebreaks"].get(m) for m in metrics]}
             for r in data["rows"]]

@@ -431,8 +431,10 @@ def test_the_legend_explains_every_column_heading_of_the_standings(client, tourn
     headings, legend = _headings_and_legend(
         text(client.get(url("standings", tournament), HTTP_ACCEPT_LANGUAGE=lang)), "data standings")
     team = {"en": "Team", "nl": "Ploeg", "fr": "Équipe", "es": "Equipo", "ca": "Equip"}[lang]
-    assert team in headings and len(headings) == 2 + 7 + len(METRICS) - 2  # match points, games won: own columns
+    # Match points, matches won and games won have columns of their own: each heading once.
+    assert team in headings and len(headings) == 2 + 7 + len(METRICS) - 3
     assert [h for h in headings if h != team] == legend
+    assert len(set(headings)) == len(headings), headings
 
 
 @pytest.mark.parametrize("lang", ["en", "nl", "fr", "es", "ca"])
