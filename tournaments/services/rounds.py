@@ -265,7 +265,7 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
     """
     with transaction.atomic():
         tournament = tournament_locked(entry.tournament)
-        entry = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("team").get(pk=entry.pk)
         if entry.withdrawn:
             raise Conflict("already_withdrawn", None, {"team": entry.team.name})
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
