@@ -373,7 +373,13 @@ CORS_ALLOW_CREDENTIALS = False  # tokens, not the admin's session cookies
 CORS_ALLOW_HEADERS = (
     "accept", "authorization", "content-type", "if-none-match", "idempotency-key", "accept-language",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After"]
+# What a browser client may read of an answer: the ETag for its conditional GETs, the rate limits and deprecations.
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After", "RateLimit", "RateLimit-Policy",
+                       "Deprecation", "Sunset", "Link"]
+
+# ?updated_after= lists only changes older than this many seconds (and, on PostgreSQL, than the oldest write still
+# open), so that a change committed late is never passed over by a client's cursor (tournaments/selectors/changes.py).
+API_CHANGES_SETTLE_SECONDS = float(os.environ.get("API_CHANGES_SETTLE_SECONDS", "1"))
 
 # The site's own sign-in (the workspace at /my/); the admin keeps its own login page.
 LOGIN_URL = "ws:login"
