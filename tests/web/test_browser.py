@@ -217,3 +217,25 @@ def test_the_wall_shows_the_game_in_play_as_the_large_figure_and_games_won_besid
     tile = page.locator(f".table-link[href$='/matches/{match.pk}/']")
     assert not tile.locator(".game-points").is_visible()
     assert f"{game.total_ns}–{game.total_ew}" in tile.locator(".state").inner_text()
+
+
+#: Every link and control on screen smaller than 24 px either way, but a link inside a sentence (the footer's).
+SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, select, input:not([type=hidden]), summary')]
+  .filter(e => !e.closest('.site-footer p'))
+  .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && (r.height < 24 || r.width < 24); })
+  .map(e => { const r = e.getBoundingClientRect();
+              return `${e.tagName} ${Math.round(r.width)}x${Math.round(r.height)} ${(e.innerText || e.name || '').trim()}`; })"""
+
+
+def test_a_thumb_finds_every_link_that_stands_alone_on_a_phone(browser, site):  # noqa: F811
+    """WCAG 2.2's 24 px targets (2.5.8): the header's links, the crumbs, Print and PDF were 16 to 23 px tall."""
+    server, tournament, match = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    small = {}
+    for path in ("/", f"/t/{tournament.slug}/", f"/t/{tournament.slug}/standings/", f"/t/{tournament.slug}/rounds/",
+                 f"/t/{tournament.slug}/matches/{match.pk}/", f"/t/{tournament.slug}/teams/{match.ns_id}/",
+                 "/variants/belgian-manille/"):
+        page.goto(f"{server.url}{path}")
+        small[path] = page.evaluate(SMALL_TARGETS)
+    assert not any(small.values()), small
+
