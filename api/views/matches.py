@@ -64,6 +64,7 @@ class MatchViewSet(VisitorNotModified, ResultsMixin, mixins.ListModelMixin, view
     search_fields = []
     conflict_methods = ("POST",)
     rule_methods = ("POST",)
+    conditional_actions = ("retrieve",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
 
     def get_queryset(self):
         return visible_matches(self.request.user).select_related("round")

@@ -46,6 +46,7 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
     lookup_value_regex = r"[0-9]{1,4}"
     filter_backends = []
     conflict_methods = ("POST",)
+    conditional_actions = ("list", "retrieve")  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
@@ -82,6 +83,7 @@ class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
     """The tournament's standings, as last computed."""
 
     query_serializer = LimitSerializer  # limit and offset are validated: their 400 is documented
+    conditional_actions = ("get",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
     # Made once (``validated``): a new one per request deep-copied its fields, a tenth of a 304's time.
     query = LimitSerializer()
 
