@@ -31,6 +31,7 @@ class ClubFilter(django_filters.FilterSet):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
+    club = IdFilter(field_name="club")  # an id no club has lists nothing (a choice field refused `club=0`)
 
     class Meta:
         model = Player
@@ -39,13 +40,14 @@ class PlayerFilter(django_filters.FilterSet):
 
 class TeamFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
+    club = IdFilter(field_name="club")
     player = IdFilter(method="filter_player", label="Teams with this player")
 
     class Meta:
         model = Team
         fields = ["club", "name", "player"]
 
-    def filter_player(self, queryset, name, value):
+    def filter_player(self, queryset, name, value: int):  # the hint types the parameter in the schema
         return queryset.filter(Q(player_1=value) | Q(player_2=value))
 
 
@@ -53,6 +55,7 @@ class TournamentFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     starts_after = django_filters.DateFilter(field_name="starts_on", lookup_expr="gte")
     starts_before = django_filters.DateFilter(field_name="starts_on", lookup_expr="lte")
+    club = IdFilter(field_name="club")
 
     class Meta:
         model = Tournament
@@ -60,6 +63,8 @@ class TournamentFilter(django_filters.FilterSet):
 
 
 class EntryFilter(django_filters.FilterSet):
+    team = IdFilter(field_name="team")
+
     class Meta:
         model = Entry
         fields = ["team", "withdrawn"]
@@ -74,7 +79,7 @@ class MatchFilter(django_filters.FilterSet):
         model = Match
         fields = ["tournament", "round", "status", "team"]
 
-    def filter_team(self, queryset, name, value):
+    def filter_team(self, queryset, name, value: int):  # the hint types the parameter in the schema
         return queryset.filter(Q(ns=value) | Q(ew=value))
 
 

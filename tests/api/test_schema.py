@@ -11,8 +11,7 @@ from drf_spectacular.drainage import GENERATOR_STATS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from api.models import AuthToken
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from config.wsgi import application
 from tests.api.deals import summary
@@ -106,12 +105,19 @@ def _fuzz(operation, ids, headers, mode=GenerationMode.POSITIVE, examples=MAX_EX
               suppress_health_check=list(HealthCheck))
     @given(case=operation.as_strategy(generation_mode=mode), real=st.booleans(), anonymous=st.booleans())
     def run(case, real, anonymous):
+        excluded = []
+        if operation.method.upper() != "GET":
+            # A write's 400 may be a rule of the game (rules.md §4) or a reference to nothing, which no schema
+            # says; a read's query values that the schema calls valid are accepted.
+            excluded.append(positive_data_acceptance)
         if real and case.path_parameters:
-            case.path_parameters = _real_path_parameters(operation.path, case.path_parameters, ids)
+            real_ones = _real_path_parameters(operation.path, case.path_parameters, ids)
+            if real_ones != case.path_parameters:  # no longer the case generated: maybe a valid one now
+                case.path_parameters = real_ones
+                excluded.append(negative_data_rejection)
         # identity: the WSGI client hands schemathesis the bytes as sent, and GZipMiddleware would compress them.
         sent = {"Accept-Encoding": "identity", **({} if anonymous else headers)}
-        case.call_and_validate(headers=sent,
-                               checks=[not_a_server_error, response_schema_conformance])
+        case.call_and_validate(headers=sent, excluded_checks=excluded)  # every other check schemathesis has
 
     return run
 
