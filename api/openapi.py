@@ -22,7 +22,8 @@ RULE_CODES = (
 
 
 class RuleErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="A code of rules.md §4 (" + ", ".join(RULE_CODES) + ") or a field "
+    code = serializers.CharField(help_text="A code of rules.md §4 (" + ", ".join(RULE_CODES) + "), a refusal of "
+                                           "docs/refusals.md (`too_few_teams`, `late_entry_closed`, ...) or a field "
                                            "validation code (required, invalid, max_value, ...).")
     attr = serializers.CharField(allow_null=True, help_text="The field concerned, dotted (`points`, `play.cards`).")
     detail = serializers.CharField(help_text="A message naming the numbers involved.")

@@ -23,6 +23,35 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "sc
 NOT_MODIFIED = "Not modified since the ETag given in `If-None-Match`: no body."
 
 
+# OpenAPI links (for schemathesis' stateful runs and for readers): what a created object's id opens next.
+_ID = "$response.body#/id"
+_OBJECT = ("retrieve", "partial_update", "destroy")
+LINKS = {
+    ("v1_clubs_create", "201"): {f"v1_clubs_{a}": {"id": _ID} for a in (*_OBJECT, "update")},
+    ("v1_players_create", "201"): {f"v1_players_{a}": {"id": _ID} for a in (*_OBJECT, "update")},
+    ("v1_teams_create", "201"): {f"v1_teams_{a}": {"id": _ID} for a in (*_OBJECT, "update")},
+    ("v1_tournaments_create", "201"): {
+        **{f"v1_tournaments_{a}": {"id": _ID} for a in _OBJECT},
+        **{f"v1_tournaments_{a}": {"tournament_id": _ID} for a in (
+            "entries_list", "entries_create", "rounds_list", "rounds_create", "standings_retrieve")}},
+    ("v1_tournaments_entries_create", "201"): {
+        f"v1_tournaments_entries_{a}": {"tournament_id": "$request.path.tournament_id", "id": _ID} for a in _OBJECT},
+    ("v1_tournaments_rounds_create", "202"): {"v1_tasks_retrieve": {"task_id": "$response.body#/task"}},
+    ("v1_matches_hands_create", "201"): {
+        **{f"v1_hands_{a}": {"id": _ID} for a in (*_OBJECT, "history_list")},
+        "v1_matches_retrieve": {"id": "$request.path.id"}},
+}
+
+
+def _links(result: dict) -> None:
+    operations = {op["operationId"]: op for item in result.get("paths", {}).values() for op in item.values()
+                  if isinstance(op, dict) and "operationId" in op}
+    for (source, status), targets in LINKS.items():
+        response = operations[source]["responses"][status]
+        response["links"] = {target: {"operationId": target, "parameters": params}
+                             for target, params in targets.items() if target in operations}
+
+
 def _header(name: str) -> dict:
     return {"$ref": f"#/components/headers/{name}"}
 
@@ -106,6 +135,7 @@ def postprocess(result, generator, request, public):
     """drf-spectacular's last hook: valid OpenAPI 3.1 nullables, the shared headers, unique operation ids."""
     _nullable_31(result)
     result.setdefault("components", {})["headers"] = {name: dict(h) for name, h in HEADERS.items()}
+    _links(result)
     for name, item in result.get("webhooks", {}).items():
         _webhook_tidy(name, item["post"])
     seen = set()

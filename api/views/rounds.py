@@ -46,6 +46,7 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
     lookup_value_regex = r"[0-9]{1,4}"
     filter_backends = []
     conflict_methods = ("POST",)
+    rule_methods = ("POST",)  # a refusal with no field: `too_few_teams` (docs/refusals.md)
     conditional_actions = ("list", "retrieve")  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
 
     def get_queryset(self):

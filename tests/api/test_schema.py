@@ -140,3 +140,36 @@ def test_fuzz_the_api_against_its_schema(fuzz_world):
             except BaseException as exc:  # noqa: BLE001 - collect every failure (groups too), report them all
                 failures.append(f"{mode.value} {operation.method.upper()} {operation.path}: {exc}"[:3000])
     assert not failures, "\n\n".join(failures)
+
+
+STATEFUL = dict(max_examples=15, stateful_step_count=6)  # scenarios, and calls in each
+
+
+def test_stateful_runs_along_the_schemas_links(fuzz_world):
+    """Follow the schema's links (a club created, then read, changed and deleted; a tournament's entries and
+    rounds; a hand's history...) with staff's token, every check on each answer, a fixed seed."""
+    _, headers = fuzz_world
+    # Not the token's own endpoints: revoking the token the run signs in with would leave only 401s.
+    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).exclude(
+        path_regex=r"^/api/v1/auth/")
+    sent = {"Accept-Encoding": "identity", **headers}
+    calls = []
+
+    class Workflow(schema.as_state_machine()):
+        def get_call_kwargs(self, case):
+            return {"headers": sent}
+
+        def after_call(self, response, case):
+            super().after_call(response, case)
+            calls.append((case.method.upper(), case.path, response.status_code))
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            excluded = [] if case.method.upper() == "GET" else [positive_data_acceptance]  # as in _fuzz
+            case.validate_response(response, excluded_checks=excluded, headers=sent, transport_kwargs=kwargs or None,
+                                   recorder=getattr(self, "recorder", None))
+
+    Workflow.run(settings=settings(**STATEFUL, deadline=None, derandomize=True, database=None,
+                                   suppress_health_check=list(HealthCheck)))
+    created = [c for c in calls if c[0] == "POST" and c[2] in (201, 202)]
+    assert created and len({c[1] for c in calls}) >= 5, calls  # objects made, then reached through links
+    print(f"stateful: {len(calls)} calls, {len(created)} creations, {len({c[1] for c in calls})} paths")
