@@ -58,14 +58,16 @@ def _header(name: str) -> dict:
 
 class HttpSchemaMixin:
     """Declare the conditional GETs and the response headers of an operation (module docstring), and the
-    bounds of the query's ids (a filter's ``min_value`` and ``max_value``), so that what the schema calls
-    valid the filters accept."""
+    filters' bounds (``min_value``, ``max_value``) and empty values (django-filter ignores ``?club=``), so
+    that what the schema calls valid the filters accept, and what they accept the schema calls valid."""
 
     def _get_filter_parameters(self):
         parameters = super()._get_filter_parameters()
         filterset = getattr(self.view, "filterset_class", None)
         for parameter in parameters:
             found = filterset.base_filters.get(parameter["name"]) if filterset else None
+            if found is not None:
+                parameter["allowEmptyValue"] = True
             for bound, word in (("min_value", "minimum"), ("max_value", "maximum")):
                 if found is not None and found.extra.get(bound) is not None:
                     parameter["schema"][word] = found.extra[bound]
