@@ -3,6 +3,8 @@
 import django_filters
 from django import forms
 from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import filters
 from rest_framework.exceptions import ValidationError
 
@@ -17,6 +19,16 @@ class IdFilter(django_filters.NumberFilter):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class BooleanFilter(django_filters.TypedChoiceFilter):
+    """``true`` or ``false`` (``True``, ``1``, ...); anything else is refused (django-filter's ignored it)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("choices", [(v, v) for v in ("true", "false", "True", "False", "1", "0")])
+        kwargs.setdefault("coerce", lambda value: value in ("true", "True", "1"))
         super().__init__(*args, **kwargs)
 
 
@@ -56,6 +68,7 @@ class TournamentFilter(django_filters.FilterSet):
     starts_after = django_filters.DateFilter(field_name="starts_on", lookup_expr="gte")
     starts_before = django_filters.DateFilter(field_name="starts_on", lookup_expr="lte")
     club = IdFilter(field_name="club")
+    public = BooleanFilter()
 
     class Meta:
         model = Tournament
@@ -64,6 +77,7 @@ class TournamentFilter(django_filters.FilterSet):
 
 class EntryFilter(django_filters.FilterSet):
     team = IdFilter(field_name="team")
+    withdrawn = BooleanFilter()
 
     class Meta:
         model = Entry

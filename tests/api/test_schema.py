@@ -173,3 +173,28 @@ def test_stateful_runs_along_the_schemas_links(fuzz_world):
     created = [c for c in calls if c[0] == "POST" and c[2] in (201, 202)]
     assert created and len({c[1] for c in calls}) >= 5, calls  # objects made, then reached through links
     print(f"stateful: {len(calls)} calls, {len(created)} creations, {len({c[1] for c in calls})} paths")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_schemathesis_coverage_phase_over_the_reads(live_server, settings, tmp_path):
+    """schemathesis' CLI, its coverage phase (boundary and empty values, every parameter missing or wrong,
+    methods the schema does not list) over the reads, every check, a fixed seed, against the live server."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.factories import MatchFactory, TeamFactory, TournamentFactory
+
+    settings.ALLOWED_HOSTS = ["*"]
+    tournament = TournamentFactory(name="Gentse Beker", variant="belgian-manille", best_of=3)
+    teams = TeamFactory(name="De Manilles"), TeamFactory(name="De Muulen")
+    match = MatchFactory(round__tournament=tournament, round__number=1, table=1, ns=teams[0], ew=teams[1])
+    hand_enter(match=match, data=summary("N"))
+    _, key = AuthToken.objects.create(UserFactory(username="coverage-staff", is_staff=True))
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("st")), "run", f"{live_server.url}/api/schema/?format=json",
+         "--phases", "coverage", "--checks", "all", "--seed", "42", "--generation-deterministic",
+         "--include-method", "GET", "--exclude-path-regex", "^/api/v1/auth/", "--no-color",
+         "-H", f"Authorization: Token {key}"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

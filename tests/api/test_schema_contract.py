@@ -167,3 +167,14 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
                                      cls=DjangoJSONEncoder))
         _validator(schema, names[event]).validate(body)
     assert {event for event, _ in sent} >= {"hand.entered", "hand.deleted", "round.paired", "standings.updated"}
+
+
+def test_query_values_the_schema_calls_valid_are_accepted_and_others_refused(anon, club, tournament):
+    assert anon.get("/api/v1/players/?club=0").status_code == 400  # the schema says minimum 1
+    assert anon.get("/api/v1/players/?club=999999").json()["count"] == 0  # no such club: nothing listed
+    assert anon.get(f"/api/v1/players/?club={club.pk}").status_code == 200
+    assert anon.get("/api/v1/tournaments/?starts_before=").status_code == 200  # empty: ignored (allowEmptyValue)
+    assert anon.get("/api/v1/tournaments/?public=-58800").status_code == 400  # was ignored
+    assert anon.get("/api/v1/tournaments/?public=true").json()["count"] == 1
+    assert anon.get("/api/v1/tournaments/?public=false").json()["count"] == 0
+    assert anon.get(f"/api/v1/tournaments/{tournament.pk}/entries/?withdrawn=maybe").status_code == 400
