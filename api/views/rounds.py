@@ -26,7 +26,8 @@ from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
 LIMIT = OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100000}, required=False,
                          description="Only this many rows from the offset (the top N with no offset); all when absent.")
-OFFSET = OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 100000}, required=False, description="Rows to skip first (0 when absent).")
+OFFSET = OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 100000}, required=False,
+                          description="Rows to skip first (0 when absent).")
 
 
 class LimitSerializer(serializers.Serializer):

@@ -1,7 +1,10 @@
 """The schema agrees with itself and with the server (issue 29, point 2)."""
 
+import json
+
 import jsonschema
 import pytest
+from django.core.serializers.json import DjangoJSONEncoder
 from rest_framework.test import APIClient
 
 from api.openapi import DESCRIPTIONS
@@ -151,17 +154,14 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
     standings_recompute(tournament=tournament)
     sent = []
     for event, ids in (("hand.entered", {"hand": hand.pk}), ("hand.corrected", {"hand": hand.pk}),
-                       ("round.paired", {"round": match.round.pk}), ("standings.updated", {"tournament": tournament.pk})):
+                       ("round.paired", {"round": match.round.pk}),
+                       ("standings.updated", {"tournament": tournament.pk})):
         _, payloads = event_payloads(event, ids)
         sent += payloads
     game, hand_id = hand.game, hand.pk
     hand_delete_last(hand=hand, user=None)
     sent += event_payloads("hand.deleted", {"hand": hand_id, "game": game.pk, "number": 1})[1]
     sent.append(("webhook.test", {"message": "A test event from Manille Tournaments."}))
-    import json
-
-    from django.core.serializers.json import DjangoJSONEncoder
-
     for event, data in sent:
         body = json.loads(json.dumps(_envelope(event, "6f1c2a5e-0b1d-4c55-9a43-2f4f7b0c9e11", tournament, data),
                                      cls=DjangoJSONEncoder))
