@@ -178,3 +178,13 @@ def test_query_values_the_schema_calls_valid_are_accepted_and_others_refused(ano
     assert anon.get("/api/v1/tournaments/?public=true").json()["count"] == 1
     assert anon.get("/api/v1/tournaments/?public=false").json()["count"] == 0
     assert anon.get(f"/api/v1/tournaments/{tournament.pk}/entries/?withdrawn=maybe").status_code == 400
+
+
+def test_every_link_joins_two_operations(schema):
+    from api.openapi_http import LINKS
+
+    operations = {op["operationId"]: op for _, _, op in _operations(schema)}
+    for (source, status), targets in LINKS.items():
+        assert source in operations and status in operations[source]["responses"], (source, status)
+        links = operations[source]["responses"][status]["links"]
+        assert set(links) == set(targets), (source, set(targets) - set(links))
