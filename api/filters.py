@@ -3,6 +3,8 @@
 import django_filters
 from django import forms
 from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import filters
 from rest_framework.exceptions import ValidationError
 
@@ -20,6 +22,16 @@ class IdFilter(django_filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
+@extend_schema_field(OpenApiTypes.BOOL)
+class BooleanFilter(django_filters.TypedChoiceFilter):
+    """``true`` or ``false`` (``True``, ``1``, ...); anything else is refused (django-filter's ignored it)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("choices", [(v, v) for v in ("true", "false", "True", "False", "1", "0")])
+        kwargs.setdefault("coerce", lambda value: value in ("true", "True", "1"))
+        super().__init__(*args, **kwargs)
+
+
 class ClubFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     city = django_filters.CharFilter(lookup_expr="iexact")
@@ -31,6 +43,7 @@ class ClubFilter(django_filters.FilterSet):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
+    club = IdFilter(field_name="club")  # an id no club has lists nothing (a choice field refused `club=0`)
 
     class Meta:
         model = Player
@@ -39,13 +52,14 @@ class PlayerFilter(django_filters.FilterSet):
 
 class TeamFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
+    club = IdFilter(field_name="club")
     player = IdFilter(method="filter_player", label="Teams with this player")
 
     class Meta:
         model = Team
         fields = ["club", "name", "player"]
 
-    def filter_player(self, queryset, name, value):
+    def filter_player(self, queryset, name, value: int):  # the hint types the parameter in the schema
         return queryset.filter(Q(player_1=value) | Q(player_2=value))
 
 
@@ -53,6 +67,8 @@ class TournamentFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     starts_after = django_filters.DateFilter(field_name="starts_on", lookup_expr="gte")
     starts_before = django_filters.DateFilter(field_name="starts_on", lookup_expr="lte")
+    club = IdFilter(field_name="club")
+    public = BooleanFilter()
 
     class Meta:
         model = Tournament
@@ -60,6 +76,9 @@ class TournamentFilter(django_filters.FilterSet):
 
 
 class EntryFilter(django_filters.FilterSet):
+    team = IdFilter(field_name="team")
+    withdrawn = BooleanFilter()
+
     class Meta:
         model = Entry
         fields = ["team", "withdrawn"]
@@ -74,7 +93,7 @@ class MatchFilter(django_filters.FilterSet):
         model = Match
         fields = ["tournament", "round", "status", "team"]
 
-    def filter_team(self, queryset, name, value):
+    def filter_team(self, queryset, name, value: int):  # the hint types the parameter in the schema
         return queryset.filter(Q(ns=value) | Q(ew=value))
 
 

@@ -11,6 +11,8 @@ from drf_standardized_errors.openapi_serializers import ClientErrorEnum, Validat
 from rest_framework import permissions, serializers
 from rest_framework.filters import SearchFilter
 
+from .openapi_http import HttpSchemaMixin
+
 RULE_CODES = (
     "unknown_card", "dealer_out_of_turn", "game_over", "trump_invalid", "call_not_allowed", "tricks_total",
     "points_total", "points_impossible", "penalty_not_allowed", "deck_invalid", "not_your_turn",
@@ -20,7 +22,8 @@ RULE_CODES = (
 
 
 class RuleErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="A code of rules.md §4 (" + ", ".join(RULE_CODES) + ") or a field "
+    code = serializers.CharField(help_text="A code of rules.md §4 (" + ", ".join(RULE_CODES) + "), a refusal of "
+                                           "docs/refusals.md (`too_few_teams`, `late_entry_closed`, ...) or a field "
                                            "validation code (required, invalid, max_value, ...).")
     attr = serializers.CharField(allow_null=True, help_text="The field concerned, dotted (`points`, `play.cards`).")
     detail = serializers.CharField(help_text="A message naming the numbers involved.")
@@ -242,8 +245,9 @@ def _public_read(view, method: str) -> bool:
         isinstance(p, permissions.IsAuthenticatedOrReadOnly) for p in perms)
 
 
-class AutoSchema(ErrorsAutoSchema):
-    """The schema class of the API: tags by subject, a hand-written description, public reads, no 500."""
+class AutoSchema(HttpSchemaMixin, ErrorsAutoSchema):
+    """The schema class of the API: tags by subject, a hand-written description, public reads, no 500; the
+    conditional GETs and response headers (``HttpSchemaMixin``)."""
 
     def get_tags(self) -> list[str]:
         path = self.path.split("/api/v1/", 1)[-1]

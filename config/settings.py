@@ -310,6 +310,10 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "api.openapi.AutoSchema",
+    # JSON bodies only (issue 29): one content type a body, so generated clients send what the schema says.
+    # The token endpoint also reads forms, for curl (api/views/auth.py).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Keep the library's handler function (its AutoSchema documents errors only for it); the
     # project's translations of domain errors plug in through DRF_STANDARDIZED_ERRORS below.
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
@@ -349,6 +353,14 @@ SPECTACULAR_SETTINGS = {
         {"name": "auth", "description": "Tokens and the signed-in user."},
     ],
     "COMPONENT_SPLIT_REQUEST": True,
+    # Issue 29: OpenAPI 3.1 (a null is a type: strict validators accept `bonus: null`; the webhooks' payloads),
+    # JSON request bodies only, the server's own origin. Headers, 304s and nullables: api/openapi_http.py.
+    "OAS_VERSION": "3.1.0",
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "SERVERS": [{"url": "/", "description": "This server"}],
+    "WEBHOOKS": [f"api.openapi_events.{name}" for name in (
+        "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "STANDINGS_UPDATED",
+        "WEBHOOK_TEST")],
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",
@@ -362,7 +374,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
-    "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
+    "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
+                             "api.openapi_http.postprocess"],
 }
 
 # CORS: club websites may read the API from their own pages. Origins come from the environment

@@ -5,10 +5,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 from health_check.views import HealthCheckView
 
-from api.views.docs import LocalRedocView
+from api.views.docs import LocalRedocView, SchemaView
 
 HEALTH_CHECKS = ["health_check.checks.Database",
                  ("health_check.checks.Cache", {"timeout": timedelta(seconds=2)})]
@@ -45,7 +45,7 @@ class HealthView(HealthCheckView):
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: no inline script (Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", LocalRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -13,6 +13,7 @@ from drf_standardized_errors.openapi_serializers import ClientErrorEnum
 from drf_standardized_errors.openapi_validation_errors import extend_validation_errors
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import get_object_or_404
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -94,6 +95,8 @@ class TokenView(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
     throttle_classes = [TokenThrottle]
+    # Forms too, for `curl -d username=... -d password=...`; every other endpoint reads JSON only.
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
 
     @extend_schema(
         summary="Get an API token (send it as `Authorization: Token <key>`)",

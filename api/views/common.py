@@ -42,6 +42,7 @@ class NotFoundView(APIView):
         raise exceptions.NotFound(f"No API endpoint at {request.path}.")
 
     get = post = put = patch = delete = head = options = _not_found
+    http_method_not_allowed = _not_found  # TRACE and unknown methods too: nothing is at that path
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

@@ -3,7 +3,8 @@
 from django.http import HttpResponse
 from django.template import engines
 from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import SpectacularRedocView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from rest_framework.negotiation import DefaultContentNegotiation
 
 # drf-spectacular's ReDoc page with its <head> minus the Google Fonts links: the page falls back to the
 # system's fonts. Swagger UI's page (drf-spectacular's own) needs no change once its files come from the sidecar.
@@ -23,3 +24,16 @@ class LocalRedocView(SpectacularRedocView):
     def get(self, request, *args, **kwargs):
         data = super().get(request, *args, **kwargs).data
         return HttpResponse(REDOC_PAGE.render(data, request))
+
+
+class FormatQueryNegotiation(DefaultContentNegotiation):
+    """``?format=json`` or ``?format=yaml`` picks the schema's renderer (the API's ``?format=`` is a filter)."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return super().select_renderer(request, renderers, format_suffix or request.query_params.get("format"))
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema at /api/schema/: YAML, or JSON for ``Accept: application/json`` or ``?format=json``."""
+
+    content_negotiation_class = FormatQueryNegotiation

@@ -74,6 +74,7 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
     search_fields = []
     conflict_methods = ("POST",)
     rule_methods = ("POST",)
+    conditional_actions = ("retrieve",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
 
     def get_queryset(self):
         return visible_matches(self.request.user).select_related("round")

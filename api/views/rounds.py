@@ -24,9 +24,10 @@ from .conditional import VisitorNotModified
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
-LIMIT = OpenApiParameter("limit", int, required=False,
+LIMIT = OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100000}, required=False,
                          description="Only this many rows from the offset (the top N with no offset); all when absent.")
-OFFSET = OpenApiParameter("offset", int, required=False, description="Rows to skip first (0 when absent).")
+OFFSET = OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 100000}, required=False,
+                          description="Rows to skip first (0 when absent).")
 
 
 class LimitSerializer(serializers.Serializer):
@@ -46,6 +47,8 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
     lookup_value_regex = r"[0-9]{1,4}"
     filter_backends = []
     conflict_methods = ("POST",)
+    rule_methods = ("POST",)  # a refusal with no field: `too_few_teams` (docs/refusals.md)
+    conditional_actions = ("list", "retrieve")  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
@@ -82,6 +85,7 @@ class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
     """The tournament's standings, as last computed."""
 
     query_serializer = LimitSerializer  # limit and offset are validated: their 400 is documented
+    conditional_actions = ("get",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
     # Made once (``validated``): a new one per request deep-copied its fields, a tenth of a 304's time.
     query = LimitSerializer()
 

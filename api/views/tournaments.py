@@ -117,6 +117,7 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
     ordering_fields = ["seed", "created_at"]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     conflict_methods = ("POST", "DELETE")
+    rule_methods = ("POST",)  # a refusal with no field: `late_entry_closed` (docs/refusals.md)
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation: no tournament in the URL

@@ -1,0 +1,151 @@
+"""The webhook events' payloads in the schema (OpenAPI 3.1 ``webhooks``; issue 29).
+
+Each event is a signed JSON POST to the registered URL (webhooks/services.py builds them): an envelope
+(id, event, created, tournament) around the event's ``data``. These serializers only describe the bodies
+for the schema; ``tests/api/test_generated_clients.py`` checks real payloads against them.
+"""
+
+from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, extend_schema
+from rest_framework import serializers
+
+from tournaments.models import Match, Round
+
+from .serializers.variants import WINNERS
+
+
+class _Pair(serializers.Serializer):
+    ns = serializers.IntegerField()
+    ew = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "EventSidePair"
+
+
+class EventTeamSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class EventTournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class EventMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The round's number.")
+    table = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    ns = EventTeamSerializer(allow_null=True, help_text="Null for a bye's empty side.")
+    ew = EventTeamSerializer(allow_null=True, help_text="Null for a bye's empty side.")
+    games_won = _Pair()
+    points = _Pair(help_text="Game points: the sum of the games' totals.")
+    winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+
+
+class EventHandSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(help_text="The game's number in the match.")
+    number = serializers.IntegerField(help_text="The hand's number in the game.")
+    input = serializers.DictField(help_text="What was entered, as in `POST /matches/{id}/hands/`.")
+    multiplier = serializers.IntegerField()
+    score = _Pair()
+    totals = _Pair()
+    game_winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
+    labels = serializers.ListField(child=serializers.CharField())
+
+
+class EventHandRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    number = serializers.IntegerField(allow_null=True)
+
+
+class EventRoundMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    ns = EventTeamSerializer(allow_null=True)
+    ew = EventTeamSerializer(allow_null=True)
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+
+
+class EventRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    matches = EventRoundMatchSerializer(many=True)
+
+
+class EventStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    team = EventTeamSerializer()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    tiebreaks = serializers.DictField(help_text="The tiebreaks' values by name.")
+
+
+class HandEventDataSerializer(serializers.Serializer):
+    hand = EventHandSerializer()
+    match = EventMatchSerializer()
+
+
+class HandDeletedDataSerializer(serializers.Serializer):
+    hand = EventHandRefSerializer()
+    match = EventMatchSerializer()
+
+
+class MatchFinishedDataSerializer(serializers.Serializer):
+    match = EventMatchSerializer()
+
+
+class RoundPairedDataSerializer(serializers.Serializer):
+    round = EventRoundSerializer()
+
+
+class StandingsUpdatedDataSerializer(serializers.Serializer):
+    standings = EventStandingSerializer(many=True)
+
+
+class WebhookTestDataSerializer(serializers.Serializer):
+    message = serializers.CharField()
+
+
+def _envelope(name: str, event: str, data: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """An event's body: the envelope with ``event`` fixed and ``data`` of the event's shape."""
+    fields = {
+        "id": serializers.UUIDField(help_text="The event's id, also in `X-Manille-Delivery`; the same on every "
+                                              "retry of a delivery."),
+        "event": serializers.ChoiceField(choices=[(event, event)]),
+        "created": serializers.DateTimeField(help_text="When the event happened."),
+        "tournament": EventTournamentSerializer(),
+        "data": data(),
+    }
+    return type(name, (serializers.Serializer,), fields)
+
+
+HEADERS_TEXT = ("Sent as a JSON POST with `X-Manille-Event` (the event), `X-Manille-Delivery` (the event's id), "
+                "`X-Manille-Timestamp` (Unix seconds) and `X-Manille-Signature: sha256=<hex HMAC-SHA256 of the raw "
+                "body with the webhook's secret>`. Answer 2xx; other answers are retried (docs/api.md).")
+RECEIVED = {200: OpenApiResponse(description="Received (any 2xx will do).")}
+
+
+def _webhook(event: str, serializer_name: str, data, summary: str) -> OpenApiWebhook:
+    return OpenApiWebhook(name=event, decorator=extend_schema(
+        summary=summary, description=HEADERS_TEXT, request=_envelope(serializer_name, event, data),
+        responses=RECEIVED))
+
+
+HAND_ENTERED = _webhook("hand.entered", "HandEnteredEvent", HandEventDataSerializer, "A hand was entered")
+HAND_CORRECTED = _webhook("hand.corrected", "HandCorrectedEvent", HandEventDataSerializer, "A hand was corrected")
+HAND_DELETED = _webhook("hand.deleted", "HandDeletedEvent", HandDeletedDataSerializer, "A game's last hand was "
+                                                                                       "deleted")
+MATCH_FINISHED = _webhook("match.finished", "MatchFinishedEvent", MatchFinishedDataSerializer,
+                          "A match was decided (sent after the hand.entered that decided it)")
+ROUND_PAIRED = _webhook("round.paired", "RoundPairedEvent", RoundPairedDataSerializer, "A round was paired")
+STANDINGS_UPDATED = _webhook("standings.updated", "StandingsUpdatedEvent", StandingsUpdatedDataSerializer,
+                             "The standings were recomputed")
+WEBHOOK_TEST = _webhook("webhook.test", "WebhookTestEvent", WebhookTestDataSerializer,
+                        "A test event (the webhook's test button or `POST .../test/`)")

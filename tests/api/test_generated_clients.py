@@ -1,0 +1,211 @@
+"""Clients generated from the schema work (issue 29): a Python one drives a tournament, a TypeScript one compiles.
+
+The Python client is openapi-python-client's, generated from the schema written to a temporary folder; every
+module is imported, then a workflow runs through it against the live server (tasks run eagerly). The
+TypeScript types are openapi-typescript's, used by a small script that ``tsc --noEmit`` compiles; those need
+the npm tools (tests/api/npm_tools.py), skipped, saying why, without them.
+"""
+
+import importlib
+import json
+import os
+import pkgutil
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.api.deals import summary
+from tests.api.npm_tools import npm_tools  # noqa: F401 - the fixture
+from tests.factories import UserFactory
+
+PACKAGE = "manille_client"
+
+
+@pytest.fixture(scope="module")
+def schema_json(tmp_path_factory, django_db_blocker):
+    from django.core.management import call_command
+
+    path = tmp_path_factory.mktemp("schema") / "schema.json"
+    with django_db_blocker.unblock():
+        call_command("spectacular", "--format", "openapi-json", "--file", str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def python_client(schema_json, tmp_path_factory):
+    """The generated package, imported module by module: (modules, import failures)."""
+    # The venv's own, and its ruff (which formats the generated code) on PATH.
+    bin_dir = str(Path(sys.executable).parent)
+    generator = shutil.which("openapi-python-client", path=bin_dir) or "openapi-python-client"
+    out = tmp_path_factory.mktemp("python-client")
+    done = subprocess.run([generator, "generate", "--path", str(schema_json), "--output-path", str(out / PACKAGE),
+                           "--meta", "none", "--overwrite"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Warning" not in done.stdout + done.stderr, done.stdout + done.stderr
+    sys.path.insert(0, str(out))
+    try:
+        package = importlib.import_module(PACKAGE)
+        modules, failures = 0, []
+        for info in pkgutil.walk_packages(package.__path__, PACKAGE + "."):
+            modules += 1
+            try:
+                importlib.import_module(info.name)
+            except Exception as exc:  # noqa: BLE001 - list them all
+                failures.append(f"{info.name}: {exc!r}")
+        yield modules, failures
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+def test_every_generated_python_module_imports(python_client):
+    modules, failures = python_client
+    assert modules > 300
+    assert not failures, "\n".join(failures)
+
+
+def _api(name: str):
+    """A generated operation module by its operationId (the package's api/<tag>/<operation id>.py)."""
+    from importlib import import_module
+
+    api = import_module(f"{PACKAGE}.api")
+    for info in pkgutil.walk_packages(api.__path__, f"{PACKAGE}.api."):
+        if info.name.endswith("." + name):
+            return import_module(info.name)
+    raise LookupError(name)
+
+
+def _model(name: str):
+    return getattr(importlib.import_module(f"{PACKAGE}.models"), name)
+
+
+def _ok(response, status: int):
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    return response
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tournament_driven_through_the_generated_python_client(python_client, live_server, settings):
+    settings.ALLOWED_HOSTS = ["*"]
+    UserFactory(username="director", password="director-pw")
+    client_mod = importlib.import_module(f"{PACKAGE}.client")
+    base = live_server.url
+
+    token = _ok(_api("v1_auth_token_create").sync_detailed(
+        client=client_mod.Client(base_url=base),
+        body=_model("TokenRequestRequest")(username="director", password="director-pw", device="wall")), 200)
+    client = client_mod.AuthenticatedClient(base_url=base, token=token.parsed.token, prefix="Token")
+
+    club = _ok(_api("v1_clubs_create").sync_detailed(client=client, body=_model("ClubRequest")(
+        name="De Zwarte Kat", city="Gent")), 201).parsed
+    players = [_ok(_api("v1_players_create").sync_detailed(client=client, body=_model("PlayerRequest")(
+        name=f"Speler {n}", club=club.id)), 201).parsed for n in range(8)]
+    teams = [_ok(_api("v1_teams_create").sync_detailed(client=client, body=_model("TeamRequest")(
+        name=f"Ploeg {n}", club=club.id, players=[players[2 * n].id, players[2 * n + 1].id])), 201).parsed
+        for n in range(4)]
+    tournament = _ok(_api("v1_tournaments_create").sync_detailed(client=client, body=_model("TournamentRequest")
+                     .from_dict({"name": "Gentse Beker", "variant": "belgian-manille", "format": "swiss",
+                                 "rounds": 3, "best_of": 1, "public": True})), 201).parsed
+    tid = str(tournament.id)
+    for team in teams:
+        _ok(_api("v1_tournaments_entries_create").sync_detailed(
+            tid, client=client, body=_model("EntryRequest")(team=team.id)), 201)
+
+    accepted = _ok(_api("v1_tournaments_rounds_create").sync_detailed(
+        tid, client=client, body=_model("RoundPairRequestRequest")()), 202)
+    assert accepted.headers["Location"] == accepted.parsed.status_url
+    task = _ok(_api("v1_tasks_retrieve").sync_detailed(str(accepted.parsed.task), client=client), 200).parsed
+    assert task.status.value == "succeeded" and task.round_number == 1
+    rnd = _ok(_api("v1_tournaments_rounds_retrieve").sync_detailed(tid, 1, client=client), 200)
+    match = rnd.parsed.matches[0]
+
+    enter = _api("v1_matches_hands_create")
+    hand_body = _model("HandEnterRequest").from_dict(summary("N"))
+    first = _ok(enter.sync_detailed(str(match.id), client=client, body=hand_body, idempotency_key="gb-r1-t1-h1"), 201)
+    again = _ok(enter.sync_detailed(str(match.id), client=client, body=hand_body, idempotency_key="gb-r1-t1-h1"), 201)
+    assert "Idempotent-Replayed" not in first.headers and again.headers["Idempotent-Replayed"] == "true"
+    assert again.parsed.id == first.parsed.id and first.parsed.bonus is None
+    _ok(enter.sync_detailed(str(match.id), client=client, body=_model("HandEnterRequest").from_dict(summary("E")),
+                            idempotency_key=str(uuid.uuid4())), 201)
+
+    board_api = _api("v1_matches_retrieve")
+    board = _ok(board_api.sync_detailed(str(match.id), client=client), 200)
+    assert [h.number for h in board.parsed.games[0].hands] == [1, 2]
+    assert board.parsed.games[0].hands[0].bonus is None  # `bonus: null`, valid to the schema and its client
+    unchanged = _ok(board_api.sync_detailed(str(match.id), client=client, if_none_match=board.headers["ETag"]), 304)
+    assert unchanged.parsed is None and unchanged.headers["ETag"] == board.headers["ETag"]
+
+    rounds = _ok(_api("v1_tournaments_rounds_list").sync_detailed(tid, client=client), 200)
+    _ok(_api("v1_tournaments_rounds_list").sync_detailed(tid, client=client, if_none_match=rounds.headers["ETag"]),
+        304)
+    standings = _ok(_api("v1_tournaments_standings_retrieve").sync_detailed(tid, client=client), 200)
+    assert len(standings.parsed.rows) == 4
+    _ok(_api("v1_tournaments_standings_retrieve").sync_detailed(
+        tid, client=client, if_none_match=standings.headers["ETag"]), 304)
+
+
+WALL_TS = """
+import type { components, paths } from "./schema";
+
+type Round = components["schemas"]["Round"];
+type Scoreboard = components["schemas"]["Scoreboard"];
+type HandIn = paths["/api/v1/matches/{id}/hands/"]["post"]["requestBody"]["content"]["application/json"];
+type HandOut = paths["/api/v1/matches/{id}/hands/"]["post"]["responses"]["201"]["content"]["application/json"];
+type Standings = paths["/api/v1/tournaments/{tournament_id}/standings/"]["get"]["responses"]["200"]["content"][
+  "application/json"];
+
+const base = "http://127.0.0.1:8000/api/v1";
+let etag: string | null = null;
+
+async function scoreboard(match: number): Promise<Scoreboard | null> {
+  const answer = await fetch(`${base}/matches/${match}/`, { headers: etag ? { "If-None-Match": etag } : {} });
+  if (answer.status === 304) return null;
+  etag = answer.headers.get("ETag");
+  return (await answer.json()) as Scoreboard;
+}
+
+async function enterHand(token: string, match: number, hand: HandIn, key: string): Promise<HandOut> {
+  const answer = await fetch(`${base}/matches/${match}/hands/`, {
+    method: "POST",
+    headers: { "Authorization": `Token ${token}`, "Content-Type": "application/json", "Idempotency-Key": key },
+    body: JSON.stringify(hand),
+  });
+  return (await answer.json()) as HandOut;
+}
+
+export async function wall(tournament: string, round: number): Promise<string[]> {
+  const rnd = (await (await fetch(`${base}/tournaments/${tournament}/rounds/${round}/`)).json()) as Round;
+  const lines: string[] = [];
+  for (const match of rnd.matches) {
+    const board = await scoreboard(match.id);
+    const bonus = board?.games[0]?.hands[0]?.bonus;  // null when the hand earned none
+    lines.push(`${match.table}: ${board?.ns?.name ?? "bye"} - ${board?.ew?.name ?? "bye"} ${bonus?.points ?? ""}`);
+  }
+  const standings = (await (await fetch(`${base}/tournaments/${tournament}/standings/`)).json()) as Standings;
+  lines.push(...standings.rows.map((row) => `${row.rank}. ${row.team_detail.name} ${row.match_points}`));
+  const hand: HandIn = { dealer: "N", trump: "H", tricks: { ns: 5, ew: 3 }, points: { ns: 37, ew: 23 } };
+  const stored = await enterHand("token", rnd.matches[0].id, hand, "gb-r1-t1-h1");
+  lines.push(`hand ${stored.number}: ${stored.totals.ns}-${stored.totals.ew}`);
+  return lines;
+}
+"""
+TSCONFIG = {"compilerOptions": {"strict": True, "noEmit": True, "target": "es2022", "module": "es2022",
+                                "moduleResolution": "bundler", "lib": ["es2022", "dom"], "skipLibCheck": True},
+            "files": ["wall.ts"]}
+
+
+def test_typescript_types_generated_and_used_by_a_script_that_compiles(npm_tools, schema_json, tmp_path):  # noqa: F811
+    done = subprocess.run([npm_tools("openapi-typescript"), str(schema_json), "--output", str(tmp_path / "schema.ts")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (tmp_path / "wall.ts").write_text(WALL_TS)
+    (tmp_path / "tsconfig.json").write_text(json.dumps(TSCONFIG))
+    done = subprocess.run([npm_tools("tsc"), "--project", str(tmp_path / "tsconfig.json")], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
