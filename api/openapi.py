@@ -123,7 +123,25 @@ _PUBLIC = "Public tournaments need no authentication; a private one answers 404 
           "scorekeepers and staff."
 _REGISTRY = "Reading needs no authentication. Writing needs a manager of the club (or staff)"
 
+_ONE_REQUEST = ("Answers a strong `ETag`, and 304 to `If-None-Match` while nothing changed: a wall polls it every "
+                "few seconds for the cost of one cache read. The ETag changes with every hand entered, corrected "
+                "or deleted at any table of the tournament, every pairing and every rename. Public tournaments "
+                "need no authentication; a private one answers 404 except to its organizers, scorekeepers and "
+                "staff.")
+
 DESCRIPTIONS = {
+    "v1_tournaments_rounds_tables_retrieve": (
+        "Every match of the round in table order, each with its teams (and their clubs), the players of each side, "
+        "`bye`, the status and `result_status`, games won, the match's points and the current game's number and "
+        "points: what a wall shows, in one request instead of one scoreboard a table. " + _ONE_REQUEST),
+    "v1_tournaments_live_retrieve": (
+        "Every match of the tournament with a hand entered and not finished (`status` `playing`), by round and "
+        "table, in the shape of a round's tables. A match leaves the list when it is finished. " + _ONE_REQUEST),
+    "v1_hands_list": (
+        "The stored hands, by match, game and number, each with its game and match. With `updated_after`, the "
+        "hands entered or changed since that cursor in the order they changed, and the hands deleted since as "
+        "tombstones (`{\"id\", \"deleted\": true, \"deleted_at\", \"game_id\", \"match\"}`), with the `cursor` to "
+        "send next time. " + _PUBLIC),
     "v1_auth_token_create": "Exchange a username and password for the user's API token. Send the token on every "
                             "write as `Authorization: Token <key>`. Throttled more strictly than other writes.",
     "v1_auth_logout_create": "Sign out: revoke the token this request is sent with. Your other devices' tokens "

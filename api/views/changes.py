@@ -8,10 +8,12 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.urls import replace_query_param
 
-from tournaments.selectors.changes import ChangesPage, Position, position_of
+from tournaments.selectors.changes import CURSOR_PATTERN, ChangesPage, Position, position_of
 
 UPDATED_AFTER = OpenApiParameter(
-    "updated_after", str, required=False,
+    # The pattern is the cursor's and 0's; an ISO 8601 time is accepted too (the description says so), but is left
+    # out of it: a pattern cannot tell a real date from a 30th of February, and the schema promises what it allows.
+    "updated_after", {"type": "string", "pattern": CURSOR_PATTERN, "maxLength": 100}, required=False,
     description="Only what changed after this point, in the order it changed (oldest first; `ordering` is "
                 "ignored): the `cursor` of an earlier answer, `0` for everything from the start, or an ISO 8601 "
                 "time with its offset. The answer's `cursor` is what to send next time; follow `next` while it is "
@@ -62,7 +64,7 @@ class ChangesPagination(PageNumberPagination):
     def get_paginated_response_schema(self, schema):
         found = super().get_paginated_response_schema(schema)
         found["properties"]["cursor"] = {
-            "type": "string", "example": "MS4xNzY0MTQ4MDk2NDAyMTEzLjAuNTc",
+            "type": "string", "example": "1.1764148096402113.0.57",
             "description": "With `updated_after` only: the cursor to send as `updated_after` next time.",
         }
         return found

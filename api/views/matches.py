@@ -179,13 +179,6 @@ HAND_CHANGE = PolymorphicProxySerializer(
 
 @extend_schema_view(
     list=extend_schema(summary="List hands (filter by match, tournament); what changed since a cursor",
-                       description="The stored hands, by match, game and number, each with its game and match. "
-                                   "With `updated_after`, the hands entered or changed since that cursor in the "
-                                   "order they changed, and the hands deleted since as tombstones "
-                                   "(`{\"id\", \"deleted\": true, \"deleted_at\", \"game_id\", \"match\"}`), "
-                                   "with the `cursor` to send next time. Public tournaments need no "
-                                   "authentication; a private one's hands are listed only to its organizers, "
-                                   "scorekeepers and staff.",
                        parameters=[UPDATED_AFTER], responses=HAND_CHANGE),
     retrieve=extend_schema(summary="A stored hand with its result", responses=HandResultSerializer),
     partial_update=extend_schema(summary="Correct a hand (audited; re-scores the hands after it)",

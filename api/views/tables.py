@@ -1,7 +1,7 @@
 """A whole round's tables, and a tournament's live matches, in one request each (a wall, a club's website)."""
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.views import APIView
 
 from tournaments import versions
@@ -9,18 +9,8 @@ from tournaments.selectors.tables import live_tables, round_tables
 
 from ..serializers.tables import LiveTablesSerializer, RoundTablesSerializer
 from .conditional import VisitorNotModified
-from .matches import IF_NONE_MATCH
 from .rounds import ROUND_NUMBER
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
-
-ETAG = OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[200, 304],
-                        description="A strong ETag of this answer: send it back in If-None-Match.")
-NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag sent in If-None-Match.")
-_ONE_REQUEST = ("Answers a strong `ETag`, and 304 to `If-None-Match` while nothing changed: a wall polls it every "
-                "few seconds for the cost of one cache read. The ETag changes with every hand entered, corrected "
-                "or deleted at any table of the tournament, every pairing and every rename. Public tournaments "
-                "need no authentication; a private one answers 404 except to its organizers, scorekeepers and "
-                "staff.")
 
 EXAMPLE_TABLES = OpenApiExample(
     "Round 1, one table playing its second game", response_only=True, status_codes=["200"],
@@ -39,17 +29,14 @@ EXAMPLE_TABLES = OpenApiExample(
 class RoundTablesView(TournamentChildMixin, VisitorNotModified, APIView):
     """Every table of a round: teams and players named, games won, the current game's points."""
 
+    conditional_actions = ("get",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
+
     def answer_versions(self, request, kwargs, pk):
         return versions.results_keys(pk), ("tables", pk, int(kwargs["number"]))
 
     @extend_schema(
         summary="Every table of a round, with names and points",
-        description="Every match of the round in table order, each with its teams (and their clubs), the players "
-                    "of each side, `bye`, the status and `result_status`, games won, the match's points and the "
-                    "current game's number and points: what a wall shows, in one request instead of one "
-                    "scoreboard a table. " + _ONE_REQUEST,
-        parameters=[TOURNAMENT_ID, ROUND_NUMBER, IF_NONE_MATCH, ETAG],
-        responses={200: RoundTablesSerializer, 304: NOT_MODIFIED}, examples=[EXAMPLE_TABLES],
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER], responses={200: RoundTablesSerializer}, examples=[EXAMPLE_TABLES],
     )
     def get(self, request, tournament_id=None, number=None):
         def build():
@@ -64,16 +51,14 @@ class RoundTablesView(TournamentChildMixin, VisitorNotModified, APIView):
 class LiveTablesView(TournamentChildMixin, VisitorNotModified, APIView):
     """The tournament's matches being played now, with names and points."""
 
+    conditional_actions = ("get",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
+
     def answer_versions(self, request, kwargs, pk):
         return versions.results_keys(pk), ("live", pk)
 
     @extend_schema(
         summary="The matches being played now, with names and points",
-        description="Every match of the tournament with a hand entered and not finished (`status` `playing`), by "
-                    "round and table, in the shape of a round's tables. A match leaves the list when it is "
-                    "finished. " + _ONE_REQUEST,
-        parameters=[TOURNAMENT_ID, IF_NONE_MATCH, ETAG],
-        responses={200: LiveTablesSerializer, 304: NOT_MODIFIED},
+        parameters=[TOURNAMENT_ID], responses={200: LiveTablesSerializer},
     )
     def get(self, request, tournament_id=None):
         return self.conditional(lambda: live_tables(tournament=self.get_tournament()))

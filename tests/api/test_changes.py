@@ -111,7 +111,8 @@ def test_a_hand_deleted_in_another_match_is_not_listed_under_this_one(match, ano
 
 
 def test_a_bad_cursor_is_a_400_on_the_parameter(anon):
-    for value in ("nonsense", "", "2026-11-24T10:00:00", cursor_of(Position(1, 7, 1)), "MS4x"):
+    for value in ("nonsense", "", "2026-11-24T10:00:00", "2026-13-45T10:00:00+01:00", cursor_of(Position(1, 7, 1)),
+                  "MS4x", "1.99999999999999999999.0.1"):
         answer = anon.get("/api/v1/matches/", {"updated_after": value})
         assert answer.status_code == 400, value
         assert answer.json()["errors"][0]["attr"] == "updated_after"

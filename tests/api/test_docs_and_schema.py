@@ -82,10 +82,7 @@ def test_every_operation_has_a_summary_and_a_hand_written_description(schema):
     for path, method, op in _operations(schema):
         assert op.get("description", "").strip(), (method, path)
         ids.add(op["operationId"])
-    # The operations of issue 29's tables and changes are described on their views (extend_schema), as the
-    # schema generation's own module was being reworked meanwhile.
-    described_on_views = {"v1_hands_list", "v1_tournaments_live_retrieve", "v1_tournaments_rounds_tables_retrieve"}
-    assert ids <= set(DESCRIPTIONS) | described_on_views, sorted(ids - set(DESCRIPTIONS))
+    assert ids <= set(DESCRIPTIONS), sorted(ids - set(DESCRIPTIONS))
 
 
 def _examples(op, where):

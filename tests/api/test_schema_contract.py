@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 
 CONDITIONAL = [("/api/v1/matches/{id}/", "get"), ("/api/v1/tournaments/{tournament_id}/rounds/", "get"),
                ("/api/v1/tournaments/{tournament_id}/rounds/{number}/", "get"),
-               ("/api/v1/tournaments/{tournament_id}/standings/", "get")]
+               ("/api/v1/tournaments/{tournament_id}/standings/", "get"),
+               ("/api/v1/tournaments/{tournament_id}/rounds/{number}/tables/", "get"),
+               ("/api/v1/tournaments/{tournament_id}/live/", "get")]
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +100,8 @@ def test_conditional_gets_declare_if_none_match_304_and_etag(schema):
 def test_the_server_answers_304_where_the_schema_says(anon, match):
     tournament = match.round.tournament
     for url in (f"/api/v1/matches/{match.pk}/", f"/api/v1/tournaments/{tournament.pk}/rounds/",
-                f"/api/v1/tournaments/{tournament.pk}/rounds/1/", f"/api/v1/tournaments/{tournament.pk}/standings/"):
+                f"/api/v1/tournaments/{tournament.pk}/rounds/1/", f"/api/v1/tournaments/{tournament.pk}/standings/",
+                f"/api/v1/tournaments/{tournament.pk}/rounds/1/tables/", f"/api/v1/tournaments/{tournament.pk}/live/"):
         etag = anon.get(url)["ETag"]
         answer = anon.get(url, HTTP_IF_NONE_MATCH=etag)
         assert answer.status_code == 304 and answer["ETag"] == etag, url
