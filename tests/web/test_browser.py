@@ -239,3 +239,22 @@ def test_a_thumb_finds_every_link_that_stands_alone_on_a_phone(browser, site):  
         small[path] = page.evaluate(SMALL_TARGETS)
     assert not any(small.values()), small
 
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr", "es", "ca"])
+def test_the_variant_pages_fit_a_phone_in_every_language(browser, site, language):  # noqa: F811
+    """A house rule's long name took the whole line and pushed its description off screen (536 px in French)."""
+    import scoring
+
+    server, tournament, match = site
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language)
+    page = context.new_page()
+    wide = {}
+    for slug in scoring.VARIANTS:
+        page.goto(f"{server.url}/variants/{slug}/")
+        assert page.locator("html").get_attribute("lang") == language
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[slug] = width
+    context.close()
+    assert not wide, wide
