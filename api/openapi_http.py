@@ -75,6 +75,14 @@ class HttpSchemaMixin:
                     parameter["schema"][word] = found.extra[bound]
         return parameters
 
+    def _get_pagination_parameters(self):
+        # DRF reads an empty ?page= as the first page (``or 1``): the schema says an empty value is allowed.
+        parameters = super()._get_pagination_parameters()
+        for parameter in parameters:
+            if parameter.get("name") == "page":
+                parameter["allowEmptyValue"] = True
+        return parameters
+
     def _is_conditional(self) -> bool:
         action = getattr(self.view, "action", None) or self.method.lower()
         return self.method == "GET" and action in getattr(self.view, "conditional_actions", ())
@@ -135,9 +143,27 @@ def _webhook_tidy(name: str, operation: dict) -> None:
         content.pop("examples", None)
 
 
+#: No text the API stores may hold a NUL character (PostgreSQL cannot keep one; DRF refuses it with
+#: ``null_characters_not_allowed``): the request bodies' free text says so.
+NO_NUL = "^[^\\u0000]*$"
+
+
+def _no_nul(result: dict) -> None:
+    """Give every free-text field of a request body the pattern that keeps NUL characters out."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if not name.endswith("Request"):
+            continue
+        for field in component.get("properties", {}).values():
+            types = field.get("type")
+            if (types == "string" or isinstance(types, list) and "string" in types) and not (
+                    {"pattern", "format", "enum"} & set(field)):
+                field["pattern"] = NO_NUL
+
+
 def postprocess(result, generator, request, public):
     """drf-spectacular's last hook: valid OpenAPI 3.1 nullables, the shared headers, unique operation ids."""
     _nullable_31(result)
+    _no_nul(result)
     result.setdefault("components", {})["headers"] = {name: dict(h) for name, h in HEADERS.items()}
     _links(result)
     for name, item in result.get("webhooks", {}).items():

@@ -228,6 +228,8 @@ SENTENCES = {
     "too_large": _("The request body is larger than %(limit)s bytes."),
     "too_many_fields": _("The request has too many fields."),
     "parse_error": _("The request body cannot be read."),
+    "invalid_cursor": _("updated_after takes the cursor of an earlier answer, 0, or an ISO 8601 time with its "
+                        "offset."),
     ("parse_error", "nested"): _("The request body is nested too deeply."),
 }
 
@@ -269,7 +271,7 @@ CATALOGUE = {
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",
         "min_value", "max_value", "null", "blank", "required", "invalid", "invalid_choice")},
     "integrity": ("api", 409), "out_of_range": ("api", 400), "too_large": ("api", 413),
-    "too_many_fields": ("api", 400), "parse_error": ("api", 400),
+    "too_many_fields": ("api", 400), "parse_error": ("api", 400), "invalid_cursor": ("api", 400),
     "signed_out": ("workspace", 401),
 }
 

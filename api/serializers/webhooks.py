@@ -25,6 +25,9 @@ class EndpointSerializer(serializers.ModelSerializer):
         model = Endpoint
         fields = ["id", "url", "description", "events", "active", "secret", "created_at", "last_delivery"]
         read_only_fields = ["id", "secret", "created_at", "last_delivery"]
+        # The codes a refused target answers on ``url`` (webhooks/targets.py), so the schema's 400 lists them.
+        extra_kwargs = {"url": {"error_messages": {code: code for code in (
+            "invalid_url", "unresolvable_host", "forbidden_address")}}}
 
     def validate_url(self, value):
         try:

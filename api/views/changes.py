@@ -1,6 +1,5 @@
 """``?updated_after=``: a list's changes since a cursor, in change order (tournaments.selectors.changes)."""
 
-from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
@@ -8,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.urls import replace_query_param
 
+from tournaments import refusals
 from tournaments.selectors.changes import CURSOR_PATTERN, ChangesPage, Position, position_of
 
 UPDATED_AFTER = OpenApiParameter(
@@ -22,9 +22,10 @@ UPDATED_AFTER = OpenApiParameter(
 
 
 class ChangesQuerySerializer(serializers.Serializer):
-    """The query of a list's changes, for the schema: its 400 names ``updated_after`` (``invalid``)."""
+    """The query of a list's changes, for the schema: its 400 names ``updated_after`` (``invalid_cursor``)."""
 
-    updated_after = serializers.CharField(required=False, max_length=100)
+    updated_after = serializers.CharField(required=False, max_length=100,
+                                          error_messages={"invalid_cursor": "not a cursor"})  # the schema's codes
 
 
 class ChangesQueryMixin:
@@ -43,7 +44,7 @@ def changes_position(request) -> Position | None:
     position = position_of(value)
     if position is None:
         raise exceptions.ValidationError(
-            {"updated_after": [exceptions.ErrorDetail(str(RegexValidator.message), code="invalid")]})
+            {"updated_after": [exceptions.ErrorDetail(refusals.words("invalid_cursor", {}), code="invalid_cursor")]})
     return position
 
 
