@@ -96,10 +96,14 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, RecursionError):
             return exceptions.ParseError(ErrorDetail(refusals.words("parse_error", {"reason": "nested"}),
                                                      code="parse_error"))
+        if isinstance(exc, exceptions.ParseError) and getattr(exc.detail, "code", None) == "parse_error":
+            # The parser's own words ("JSON parse error - Expecting ',' delimiter: line 1 column 91"), in English
+            # whatever the request's language: the refusal's words instead.
+            return exceptions.ParseError(ErrorDetail(refusals.words("parse_error"), code="parse_error"))
         if isinstance(exc, RuleViolation):
-            return RuleValidationError(refusals.render(exc))
+            return RuleValidationError(refusals.render(exc, names=self._names()))
         if isinstance(exc, ServiceError):
-            found = refusals.render(exc)  # InvalidFields: one error per field
+            found = refusals.render(exc, names=self._names())  # InvalidFields: one error per field
             if exc.status == 409:  # a Conflict
                 return conflict(found[0]["code"], found[0]["detail"])
             if exc.status == 422:  # an IdempotencyKeyMismatch
@@ -114,6 +118,12 @@ class ExceptionHandler(BaseExceptionHandler):
         if isinstance(exc, DataError):
             return exceptions.ValidationError(ErrorDetail(refusals.words("out_of_range"), code="out_of_range"))
         return super().convert_known_exceptions(exc)
+
+    def _names(self) -> dict | None:
+        """The teams' names by side when the view writes to one match (``refusal_names``), else None ("NS", "EW")."""
+        view = self.context.get("view")
+        named = getattr(view, "refusal_names", None)
+        return named() if callable(named) else None
 
 
 class ExceptionFormatter(BaseExceptionFormatter):

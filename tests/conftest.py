@@ -33,3 +33,17 @@ def _forget_kept_ids():
     versions = sys.modules.get("tournaments.versions")  # loaded only by tests that use Django
     if versions is not None:
         versions.forget()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts in the default language: a request's LocaleMiddleware leaves its language active in the thread."""
+    yield
+    import sys
+
+    translation = sys.modules.get("django.utils.translation")  # loaded only by tests that use Django
+    if translation is not None and sys.modules.get("django.conf") is not None:
+        from django.conf import settings
+
+        if settings.configured:
+            translation.activate(settings.LANGUAGE_CODE)

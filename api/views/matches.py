@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from tournaments import versions
 from tournaments.models import Game, Hand, Match
 from tournaments.selectors.changes import DELETION, changed_since, deleted_hands, hand_listed, hand_tombstone
-from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard
+from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard, match_side_names
 from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
 
@@ -75,6 +75,11 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
     conflict_methods = ("POST",)
     rule_methods = ("POST",)
     conditional_actions = ("retrieve",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
+
+    def refusal_names(self) -> dict | None:
+        """The match's teams by side, for the words of a refusal of a write to it (api/exceptions.py)."""
+        pk = self.kwargs.get("pk")
+        return match_side_names(match_id=int(pk)) if str(pk or "").isdigit() else None
 
     def get_queryset(self):
         return visible_matches(self.request.user).select_related("round")
@@ -194,6 +199,11 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
     pagination_class = ChangesPagination
     conflict_methods = ("PATCH", "DELETE")
     rule_methods = ("PATCH",)
+
+    def refusal_names(self) -> dict | None:
+        """The hand's match's teams by side, for the words of a refusal of a correction (api/exceptions.py)."""
+        pk = self.kwargs.get("pk")
+        return match_side_names(hand_id=int(pk)) if str(pk or "").isdigit() else None
 
     def get_queryset(self):
         return visible_hands(self.request.user).select_related("game__match__round")

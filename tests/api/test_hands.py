@@ -94,9 +94,14 @@ def test_every_rule_code_through_post_hands(scorekeeper, variant, hand, code):
 
 
 def test_a_bye_has_no_hands(tournament, scorekeeper):
+    from tournaments.services.games import match_result_apply
+
     bye = MatchFactory(round__tournament=tournament, ew=None)
+    match_result_apply(bye, [])  # finished, as a paired bye is
+    bye.save()
     response = client_for(scorekeeper).post(hands_url(bye), summary(), format="json")
     assert response.status_code == 400 and response.json()["errors"][0]["code"] == "game_over"
+    assert response.json()["errors"][0]["detail"] == "A bye has no games to play."  # not "the match is decided"
 
 
 # --------------------------------------------------------------------------- idempotency and conflicts
@@ -364,3 +369,25 @@ def test_a_hand_refused_in_french_has_french_words_and_the_same_code_and_attr(ma
     assert english.json()["errors"][0]["detail"].startswith("The points of the two teams must add up to 60")
     assert french.json()["errors"][0]["detail"].startswith("Les points des deux équipes doivent faire 60")
     assert not Hand.objects.exists()
+
+
+def test_a_refusal_names_the_match_s_teams(match, scorekeeper):
+    """The API wrote "NS" and "EW" where the workspace and the admin name the teams of the match."""
+    client = client_for(scorekeeper)
+    impossible = summary() | {"dealer": "N", "tricks": {"ns": 8, "ew": 0}, "points": {"ns": 30, "ew": 30}}
+    answer = client.post(hands_url(match), impossible, format="json", HTTP_ACCEPT_LANGUAGE="nl")
+    assert answer.status_code == 400
+    details = " ".join(e["detail"] for e in answer.json()["errors"])
+    assert match.ns.name in details or match.ew.name in details, details
+    assert "NZ" not in details.split() and "OW" not in details.split()
+
+
+def test_a_body_that_is_not_json_is_refused_in_the_reader_s_words(match, scorekeeper):
+    """The parser's English internals ("JSON parse error - Expecting ',' delimiter ...") whatever the language."""
+    client = client_for(scorekeeper)
+    answer = client.post(hands_url(match), '{"dealer": "N", "tricks": ', content_type="application/json",
+                         HTTP_ACCEPT_LANGUAGE="fr")
+    assert answer.status_code == 400
+    error = answer.json()["errors"][0]
+    assert error["code"] == "parse_error" and "JSON parse error" not in error["detail"]
+    assert error["detail"] != "The request body cannot be read."  # French, not English

@@ -136,3 +136,18 @@ def scoreboard_etag(data: dict) -> str:
     """Return the strong ETag of a scoreboard: a hash of its JSON."""
     body = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
     return '"%s"' % hashlib.sha256(body).hexdigest()[:40]
+
+
+def match_side_names(*, match_id=None, hand_id=None) -> dict | None:
+    """Return the teams' names by side of a match (or of a hand's match), for the words of a refusal; None: none."""
+    matches = Match.objects.select_related("ns", "ew")
+    if hand_id is not None:
+        matches = matches.filter(games__hands__pk=hand_id)
+    elif match_id is not None:
+        matches = matches.filter(pk=match_id)
+    else:
+        return None
+    match = matches.first()
+    if match is None:
+        return None
+    return {"ns": match.ns.name, "ew": match.ew.name if match.ew_id else None}

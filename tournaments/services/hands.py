@@ -133,6 +133,8 @@ def _current_game(match: Match, nxt: NextHand, games: list[Game], dealer: str | 
     ``start`` (a preview), the next game as it would start, unsaved."""
     if nxt.game is not None:
         return nxt.game
+    if match.is_bye:  # a bye is finished too, but "no games to play" is what to say of it
+        raise _violation("game_over", "match", reason="bye")
     if match.status == Match.Status.FINISHED:
         raise _violation("game_over", "match", reason="match_decided", ns=match.games_won_ns, ew=match.games_won_ew)
     if not start:
