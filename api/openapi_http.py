@@ -148,15 +148,19 @@ def _webhook_tidy(name: str, operation: dict) -> None:
 NO_NUL = "^[^\\u0000]*$"
 
 
+def _plain_text(schema: dict) -> bool:
+    types = schema.get("type")
+    return (types == "string" or isinstance(types, list) and "string" in types) and not (
+        {"pattern", "format", "enum"} & set(schema))
+
+
 def _no_nul(result: dict) -> None:
     """Give every free-text field of a request body the pattern that keeps NUL characters out."""
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if not name.endswith("Request"):
             continue
         for field in component.get("properties", {}).values():
-            types = field.get("type")
-            if (types == "string" or isinstance(types, list) and "string" in types) and not (
-                    {"pattern", "format", "enum"} & set(field)):
+            if _plain_text(field):
                 field["pattern"] = NO_NUL
 
 

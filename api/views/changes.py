@@ -45,6 +45,10 @@ def changes_position(request) -> Position | None:
     if position is None:
         raise exceptions.ValidationError(
             {"updated_after": [exceptions.ErrorDetail(refusals.words("invalid_cursor", {}), code="invalid_cursor")]})
+    # The cursor pages the changes, not ?page=; a page number it cannot be is refused as the lists refuse it.
+    page = request.query_params.get("page") or "1"
+    if not (page.isascii() and page.isdigit() and int(page) >= 1) and page != "last":
+        raise exceptions.NotFound(PageNumberPagination.invalid_page_message)
     return position
 
 

@@ -152,6 +152,9 @@ def test_stateful_runs_along_the_schemas_links(fuzz_world):
     # Not the token's own endpoints: revoking the token the run signs in with would leave only 401s.
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).exclude(
         path_regex=r"^/api/v1/auth/")
+    # No NUL characters in the generated query values: every text refuses them (a 400 the per-operation fuzz
+    # above checks); here they only cut a scenario short before it reaches the objects along the links.
+    schema.config.generation.allow_x00 = False
     sent = {"Accept-Encoding": "identity", **headers}
     calls = []
 

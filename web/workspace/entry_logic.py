@@ -54,15 +54,15 @@ def words_for(code: str, field: str | None, variant: scoring.Variant, state: dic
 def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None) -> list[dict]:
     """Return a refusal (the engine's violations or a service's conflict) as {code, field, attr, message, detail}.
 
-    ``code``, ``attr`` and ``detail`` are the API's (its ``errors[]``, "NS"/"EW" for the sides), ``message`` the
-    admin's sentence (the teams by name; a malformed value says what the form's field needs), ``field`` the
-    entry form's field it shows on.
+    ``code``, ``attr`` and ``detail`` are the API's (its ``errors[]``, the teams by name as the API names them),
+    ``message`` the admin's sentence (a malformed value says what the form's field needs), ``field`` the entry
+    form's field it shows on.
     """
     if not isinstance(exc, (scoring.RuleViolation, ServiceError)):
         raise TypeError(exc)
     return [{"code": code, "field": form_field(field), "attr": field,
              "message": words_for(code, field, variant, state, params),
-             "detail": refusal_words.words(code, params)}
+             "detail": refusal_words.words(code, params, names=_names(state))}
             for code, field, params in refusal_words.items(exc)]
 
 
