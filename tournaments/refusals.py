@@ -14,8 +14,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.functional import lazy
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from tournaments import vocabulary
 
 #: Each code (or ``(code, reason)``) and its sentence; ``%(name)s`` are the params (and ``ns_name``,
 #: ``ew_name``, ``team``: the sides' team names).
@@ -280,22 +282,13 @@ _SIDE_PARAMS = ("side", "winner")
 
 
 def _seat(letter: Any) -> str:
-    names = {"N": pgettext("seat", "N"), "E": pgettext("seat", "E"), "S": pgettext("seat", "S"),
-             "W": pgettext("seat", "W")}
-    return names.get(letter, str(letter)) if isinstance(letter, str) else str(letter)
-
-
-class _Values(dict):
-    """The params as a sentence shows them; a name the params lack shows as "?" rather than failing."""
-
-    def __missing__(self, key):
-        return "?"
+    return vocabulary.seat(letter) if isinstance(letter, str) else str(letter)
 
 
 def side_names(names: Mapping[str, str] | None = None) -> dict[str, str]:
     """Return the sides' names: the teams' where given, else "NS" and "EW" as the active language writes them."""
     names = names or {}
-    return {"ns": names.get("ns") or gettext("NS"), "ew": names.get("ew") or gettext("EW")}
+    return {side: names.get(side) or vocabulary.side_name(side, short=True) for side in ("ns", "ew")}
 
 
 def _shown(value: Any) -> Any:
@@ -304,9 +297,9 @@ def _shown(value: Any) -> Any:
     return "?" if value is None else value
 
 
-def _values(code: str, params: Mapping[str, Any], names: Mapping[str, str] | None) -> _Values:
+def _values(code: str, params: Mapping[str, Any], names: Mapping[str, str] | None) -> vocabulary.Params:
     sides = side_names(names)
-    values = _Values({key: _shown(value) for key, value in params.items()})
+    values = vocabulary.Params({key: _shown(value) for key, value in params.items()})
     values.update(ns_name=sides["ns"], ew_name=sides["ew"])
     for key in _SEAT_PARAMS:
         if key in params:

@@ -287,7 +287,9 @@ PAIRING_REASONS = {
 }
 
 
-class _Shown(dict):
+class Params(dict):
+    """A sentence's params as it shows them: a name the params lack shows as "?" rather than failing."""
+
     def __missing__(self, key):
         return "?"
 
@@ -298,5 +300,5 @@ def pairing_reasons(why, fallback: str = "") -> str:
     sentences = []
     for code, params in why or ():
         template = PAIRING_REASONS.get(code)
-        sentences.append(str(template) % _Shown(params or {}) if template is not None else code)
+        sentences.append(str(template) % Params(params or {}) if template is not None else code)
     return " ".join(sentences) or fallback
