@@ -10,15 +10,7 @@ from rest_framework import serializers
 
 from tournaments.models import Match, Round
 
-from .serializers.variants import WINNERS
-
-
-class _Pair(serializers.Serializer):
-    ns = serializers.IntegerField()
-    ew = serializers.IntegerField()
-
-    class Meta:
-        ref_name = "EventSidePair"
+from .serializers.variants import SideIntsSerializer, WINNERS
 
 
 class EventTeamSerializer(serializers.Serializer):
@@ -39,8 +31,8 @@ class EventMatchSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Match.Status.choices)
     ns = EventTeamSerializer(allow_null=True, help_text="Null for a bye's empty side.")
     ew = EventTeamSerializer(allow_null=True, help_text="Null for a bye's empty side.")
-    games_won = _Pair()
-    points = _Pair(help_text="Game points: the sum of the games' totals.")
+    games_won = SideIntsSerializer()
+    points = SideIntsSerializer(help_text="Game points: the sum of the games' totals.")
     winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
 
 
@@ -50,8 +42,8 @@ class EventHandSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The hand's number in the game.")
     input = serializers.DictField(help_text="What was entered, as in `POST /matches/{id}/hands/`.")
     multiplier = serializers.IntegerField()
-    score = _Pair()
-    totals = _Pair()
+    score = SideIntsSerializer()
+    totals = SideIntsSerializer()
     game_winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
     labels = serializers.ListField(child=serializers.CharField())
 
