@@ -117,3 +117,14 @@ def private_match(private_tournament):
 def as_user():
     """Return a client for a user (None: anonymous)."""
     return client_for
+
+
+@pytest.fixture(scope="session")
+def schema_file(tmp_path_factory, django_db_blocker):
+    """The schema as JSON, written once to a temporary folder."""
+    from django.core.management import call_command
+
+    path = tmp_path_factory.mktemp("schema") / "schema.json"
+    with django_db_blocker.unblock():
+        call_command("spectacular", "--format", "openapi-json", "--file", str(path))
+    return path

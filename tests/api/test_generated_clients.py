@@ -26,23 +26,13 @@ PACKAGE = "manille_client"
 
 
 @pytest.fixture(scope="module")
-def schema_json(tmp_path_factory, django_db_blocker):
-    from django.core.management import call_command
-
-    path = tmp_path_factory.mktemp("schema") / "schema.json"
-    with django_db_blocker.unblock():
-        call_command("spectacular", "--format", "openapi-json", "--file", str(path))
-    return path
-
-
-@pytest.fixture(scope="module")
-def python_client(schema_json, tmp_path_factory):
+def python_client(schema_file, tmp_path_factory):
     """The generated package, imported module by module: (modules, import failures)."""
     # The venv's own, and its ruff (which formats the generated code) on PATH.
     bin_dir = str(Path(sys.executable).parent)
     generator = shutil.which("openapi-python-client", path=bin_dir) or "openapi-python-client"
     out = tmp_path_factory.mktemp("python-client")
-    done = subprocess.run([generator, "generate", "--path", str(schema_json), "--output-path", str(out / PACKAGE),
+    done = subprocess.run([generator, "generate", "--path", str(schema_file), "--output-path", str(out / PACKAGE),
                            "--meta", "none", "--overwrite"], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")})
     assert done.returncode == 0, done.stdout + done.stderr
@@ -200,8 +190,8 @@ TSCONFIG = {"compilerOptions": {"strict": True, "noEmit": True, "target": "es202
             "files": ["wall.ts"]}
 
 
-def test_typescript_types_generated_and_used_by_a_script_that_compiles(npm_tools, schema_json, tmp_path):  # noqa: F811
-    done = subprocess.run([npm_tools("openapi-typescript"), str(schema_json), "--output", str(tmp_path / "schema.ts")],
+def test_typescript_types_generated_and_used_by_a_script_that_compiles(npm_tools, schema_file, tmp_path):  # noqa: F811
+    done = subprocess.run([npm_tools("openapi-typescript"), str(schema_file), "--output", str(tmp_path / "schema.ts")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     (tmp_path / "wall.ts").write_text(WALL_TS)

@@ -3,23 +3,11 @@
 import re
 import subprocess
 
-import pytest
 import yaml
 
 from tests.api.npm_tools import ROOT, npm_tools  # noqa: F401 - the fixture
 
 MAX_RULES_OFF = 5
-
-
-@pytest.fixture(scope="session")
-def schema_file(tmp_path_factory, django_db_blocker):
-    """The schema as JSON, written once to a temporary folder."""
-    from django.core.management import call_command
-
-    path = tmp_path_factory.mktemp("schema") / "schema.json"
-    with django_db_blocker.unblock():
-        call_command("spectacular", "--format", "openapi-json", "--file", str(path))
-    return path
 
 
 def test_at_most_five_rules_are_off_each_explained_in_the_docs():
