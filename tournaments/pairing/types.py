@@ -22,6 +22,11 @@ class TeamState:
 Reason = tuple[str, dict]
 
 
+def reasons_kept(why) -> list:
+    """Return a pairing's reasons as a match keeps them (``Match.why``, JSON): a list of [code, params]."""
+    return [[code, dict(params)] for code, params in why]
+
+
 @dataclass(frozen=True, slots=True)
 class Pairing:
     """One match of a round; ``ew`` is None for a bye; ``why`` the reasons of the pairing (codes and params)."""

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from tournaments.models import Match, Round, Tournament
 from tournaments.pairing import knockout
+from tournaments.pairing.types import reasons_kept
 
 
 def tournament_locked(tournament: Tournament) -> Tournament:
@@ -58,6 +59,6 @@ def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | Non
         return existing
     pairing = knockout.next_round({up: winners[up], down: winners[down]}, rnd.number)[0]
     created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew,
-                    why=[[code, dict(params)] for code, params in pairing.why])
+                    why=reasons_kept(pairing.why))
     created.save()
     return created

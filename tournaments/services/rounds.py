@@ -28,7 +28,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import knockout, round_robin
 from tournaments.pairing.swiss import pair_swiss
-from tournaments.pairing.types import Pairing, TeamState
+from tournaments.pairing.types import Pairing, TeamState, reasons_kept
 from tournaments.ranking import compute_standings
 from tournaments import queue
 from tournaments.services.errors import Conflict, ServiceError
@@ -95,7 +95,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
 def _save_round(tournament: Tournament, number: int, pairings: list[Pairing]) -> Round:
     """Create the round, its matches and their round slots in bulk (byes are finished at once)."""
     rnd = Round.objects.create(tournament=tournament, number=number)
-    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, why=_reasons(p.why))
+    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, why=reasons_kept(p.why))
                for p in pairings]
     for match in matches:
         match_result_apply(match, [])  # a bye is finished at once
@@ -137,10 +137,6 @@ def _swiss(tournament: Tournament, number: int, report) -> list[Pairing]:
         raise PairingImpossible(result.unpaired, [names[t] for t in result.unpaired])
     return result.pairings
 
-
-def _reasons(why) -> list:
-    """A pairing's reasons as the match keeps them (``Match.why``): a list of [code, params]."""
-    return [[code, dict(params)] for code, params in why]
 
 
 def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
@@ -276,12 +272,12 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
             opponent, team_side = (pending.ew_id, "ns") if pending.ns_id == entry.team_id else (pending.ns_id, "ew")
             if tournament.format == Tournament.Format.KNOCKOUT:
                 match_result_apply(pending, [], walkover="ew" if team_side == "ns" else "ns")
-                pending.why = _reasons((("walkover_opponent_withdrew", {}),))
+                pending.why = reasons_kept((("walkover_opponent_withdrew", {}),))
             else:
                 RoundSlot.objects.filter(match=pending).delete()
                 pending.ns_id, pending.ew_id = opponent, None
                 match_result_apply(pending, [])  # a bye
-                pending.why = _reasons((("bye_opponent_withdrew", {}),))
+                pending.why = reasons_kept((("bye_opponent_withdrew", {}),))
                 after -= 1
             pending.save()
             match_result_changed(match=pending)
@@ -331,7 +327,7 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
         match.ns_id, match.ew_id = new["ns"], new["ew"]
         who = getattr(user, "username", "")
         changed = ("changed_by_hand", {"who": who}) if who else ("changed_by_organizer", {})
-        match.why, match.explanation = _reasons((changed,)), ""
+        match.why, match.explanation = reasons_kept((changed,)), ""
         for m in touched.values():
             match_result_apply(m, [])  # the round has not started: no games; a bye is finished
         RoundSlot.objects.filter(match_id__in=list(touched)).delete()
