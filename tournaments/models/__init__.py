@@ -5,12 +5,14 @@ Every model is re-exported here, so ``from tournaments.models import Hand`` (and
 """
 
 from .clubs import Club, Player, Team
-from .events import POINTS_MAX, Entry, ForbiddenPair, Tournament
-from .play import CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundSlot
+from .events import POINTS_MAX, Entry, ForbiddenPair, KeptApart, Tournament
+from .play import (CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundDraw, RoundSeat,
+                   RoundSlot)
 from .records import Standing, StandingsChange, StandingsSnapshot, TaskRecord
 
 __all__ = [
     "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES",
-    "Club", "Entry", "ForbiddenPair", "Game", "Hand", "Match", "Player", "Round", "RoundSlot", "Standing",
+    "Club", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "Player", "Round", "RoundDraw",
+    "RoundSeat", "RoundSlot", "Standing",
     "StandingsChange", "StandingsSnapshot", "TaskRecord", "Team", "Tournament",
 ]

@@ -19,7 +19,8 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", null=True, blank=True,
+                             help_text="Empty for a player of no club (individual events accept them).")
     name = models.CharField(max_length=120)
     licence = models.CharField(
         "federation licence", max_length=40, blank=True, null=True, unique=True,

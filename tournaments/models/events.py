@@ -1,4 +1,4 @@
-"""Tournaments, the teams entered in them, and the pairs they must not meet."""
+"""Tournaments, the teams or players entered in them, and the pairs they must not meet."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -9,7 +9,7 @@ from django.db.models.functions import Lower
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 
-from .clubs import Club, Team
+from .clubs import Club, Player, Team
 
 
 #: The most points a win, a draw or a bye may be worth.
@@ -21,6 +21,29 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
         KNOCKOUT = "knockout", "Knockout"
+        TABLES = "tables", "Tables of four"
+
+    class EntryKind(models.TextChoices):
+        TEAMS = "teams", "Teams"
+        INDIVIDUAL = "individual", "Individual"
+
+    class MatchLength(models.TextChoices):
+        BEST_OF = "best_of", "Best of"
+        GAMES = "games", "A number of games"
+        TIMED = "timed", "Timed"
+
+    class AtTime(models.TextChoices):
+        FINISH = "finish", "Finish the game"
+        STOP = "stop", "Stop after the deal"
+
+    class SitOutScore(models.TextChoices):
+        NOTHING = "nothing", "Nothing"
+        MEAN = "mean", "The round's mean"
+        FIXED = "fixed", "A fixed score"
+
+    class Withdrawal(models.TextChoices):
+        RESERVE = "reserve", "A reserve takes the seat"
+        SIT_OUT = "sit_out", "The partners sit out"
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -31,12 +54,38 @@ class Tournament(models.Model):
     slug = models.SlugField(max_length=180, unique=True)
     club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments")
     variant = models.CharField(max_length=40, help_text="Variant slug of the rules engine, e.g. belgian-manille.")
+    entry = models.CharField(max_length=12, choices=EntryKind.choices, default=EntryKind.TEAMS,
+                             help_text="Teams (fixed pairs) or individual (players drawn to tables of four).")
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1), MaxValueValidator(99)])
     best_of = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(15)],
         help_text="Games (boams, sets) per match; empty means the variant's default.",
     )
+    # The match length: best of N games (``best_of``, today's), exactly N games each counted (``games``), or
+    # timed (``minutes`` a round, and at the clock's end the game in play is finished or stops after its deal).
+    match_length = models.CharField(max_length=8, choices=MatchLength.choices, default=MatchLength.BEST_OF)
+    match_games = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(15)],
+        help_text="Games a match when its length is a number of games.")
+    minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(600)],
+        help_text="Minutes a round when matches are timed.")
+    at_time = models.CharField(max_length=8, choices=AtTime.choices, default=AtTime.FINISH,
+                               help_text="Timed matches: at the clock's end, finish the game in play or stop after "
+                                         "the deal in play.")
+    # Individual events.
+    sit_out_score = models.CharField(max_length=8, choices=SitOutScore.choices, default=SitOutScore.MEAN,
+                                     help_text="What a player who sits a round out scores.")
+    sit_out_fixed = models.JSONField(
+        default=dict, blank=True,
+        help_text='The fixed score of a sit-out: {"match_points": n, "games_won": n, "points_for": n}.')
+    withdrawal = models.CharField(max_length=8, choices=Withdrawal.choices, default=Withdrawal.SIT_OUT,
+                                  help_text="A player who withdraws mid-cycle: a reserve takes the seat, or the "
+                                            "partner of each remaining round sits out.")
+    club_best_n = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text="Individual events: rank clubs by the mean of their N best players (empty: all players pooled).")
     options = models.JSONField(default=dict, blank=True, help_text="House options, validated by the variant.")
     public = models.BooleanField(default=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
@@ -114,6 +163,7 @@ class Tournament(models.Model):
             errors["points_bye"] = [ValidationError(
                 gettext_lazy("A bye cannot be worth more than a win (%(win)s points)."), code="bye_above_win",
                 params={"win": win})]
+        errors.update(self._format_errors())
         duplicate = self.duplicate()
         if duplicate is not None:
             errors["name"] = [ValidationError(
@@ -123,6 +173,30 @@ class Tournament(models.Model):
                         "club": f" ({duplicate.club})" if duplicate.club_id else ""})]
         if errors:
             raise ValidationError(errors)
+
+    def _format_errors(self) -> dict[str, list[ValidationError]]:
+        """The entry kind, format and match length that go together (``clean``'s part for them)."""
+        from tournaments import refusals
+
+        errors: dict[str, list[ValidationError]] = {}
+        individual_formats = {self.Format.TABLES, self.Format.SWISS}
+        if self.entry == self.EntryKind.INDIVIDUAL and self.format not in individual_formats:
+            errors["format"] = [refusals.validation_error("format_for_entry", {
+                "format": self.format, "entry": self.entry, "known": sorted(individual_formats)})]
+        elif self.entry != self.EntryKind.INDIVIDUAL and self.format == self.Format.TABLES:
+            errors["format"] = [refusals.validation_error("format_for_entry", {
+                "format": self.format, "entry": self.entry,
+                "known": sorted({self.Format.SWISS, self.Format.ROUND_ROBIN, self.Format.KNOCKOUT})})]
+        if self.match_length == self.MatchLength.GAMES and not self.match_games:
+            errors["match_games"] = [refusals.validation_error("match_length_incomplete", {"field": "match_games"})]
+        if self.match_length == self.MatchLength.TIMED and not self.minutes:
+            errors["minutes"] = [refusals.validation_error("match_length_incomplete", {"field": "minutes"})]
+        fixed = self.sit_out_fixed or {}
+        keys = {"match_points", "games_won", "points_for"}
+        if not isinstance(fixed, dict) or set(fixed) - keys or any(
+                not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10**6 for v in fixed.values()):
+            errors["sit_out_fixed"] = [refusals.validation_error("sit_out_fixed_invalid", {"known": sorted(keys)})]
+        return errors
 
     def duplicate(self) -> "Tournament | None":
         """Return another tournament with this one's name (any case), club and start date, if there is one."""
@@ -145,11 +219,23 @@ class Tournament(models.Model):
     def effective_best_of(self) -> int:
         return self.best_of or self.variant_obj.best_of
 
+    @property
+    def is_individual(self) -> bool:
+        return self.entry == self.EntryKind.INDIVIDUAL
+
 
 class Entry(models.Model):
+    """A team entered in a team event, or a player in an individual event (exactly one of the two)."""
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries", null=True, blank=True)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries", null=True, blank=True)
     seed = models.PositiveIntegerField(null=True, blank=True)
+    start_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Individual events: the player's number in the draw (never a database id).")
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Individual events: a player who cannot move is the seated scorer here.")
+    reserve = models.BooleanField(default=False, help_text="Individual events: drawn only to take a leaver's seat.")
     withdrawn = models.BooleanField(default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -159,10 +245,14 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once_per_tournament"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_player_once_per_tournament"),
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="entry_start_number_once"),
+            models.CheckConstraint(condition=Q(team__isnull=True) ^ Q(player__isnull=True),
+                                   name="entry_team_or_player"),
         ]
 
     def __str__(self):
-        return f"{self.team} in {self.tournament}"
+        return f"{self.team or self.player} in {self.tournament}"
 
     def clean(self):
         """A form (the admin's) enters no team its club retired, as the services refuse (``team_retired``)."""
@@ -173,6 +263,28 @@ class Entry(models.Model):
         if before != self.team_id and Team.objects.filter(pk=self.team_id, retired=True).exists():
             raise ValidationError({"team": gettext_lazy(
                 "This team is retired by its club; its club manager can bring it back.")})
+
+
+class KeptApart(models.Model):
+    """Two players of an individual event who must never share a table (a hard rule of the draw)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="kept_apart")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "kept apart"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player_a", "player_b"], name="kept_apart_once"),
+            models.CheckConstraint(condition=Q(player_a__lt=F("player_b")), name="kept_apart_ordered"),
+        ]
+
+    def clean(self):
+        """Put the pair in the order the database keeps it (smaller player id first), whichever way it was typed."""
+        if self.player_a_id and self.player_b_id and self.player_a_id > self.player_b_id:
+            self.player_a_id, self.player_b_id = self.player_b_id, self.player_a_id
 
 
 class ForbiddenPair(models.Model):

@@ -11,7 +11,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
-from .clubs import Team
+from .clubs import Player, Team
 from .events import Tournament
 
 
@@ -28,6 +28,14 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PAIRED)
+    # Individual events: the seed of the draw in use (its inputs and every redraw are ``RoundDraw`` rows).
+    seed = models.CharField(max_length=64, blank=True, default="")
+    # The round clock, server state: not started (no start), running (ends at), paused (seconds left kept),
+    # over (ends at in the past). Pages count down from the server's time.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_paused_left = models.PositiveIntegerField(null=True, blank=True,
+                                                    help_text="Seconds left while the clock is paused.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -54,9 +62,14 @@ class Match(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField()
-    ns = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ns")
+    # Team events: the two teams (``ew`` empty for a bye). Individual events: both empty, the players are the
+    # match's ``RoundSeat`` rows.
+    ns = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ns", null=True, blank=True)
     ew = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="matches_ew", null=True, blank=True,
                            help_text="Empty for a bye.")
+    table_code = models.CharField(max_length=12, blank=True, default="", db_index=True,
+                                  help_text="Individual events: the code printed on the table's sheet that binds a "
+                                            "phone to this match for entry at the table.")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
     winner = models.CharField(max_length=4, choices=Winner.choices, blank=True, default="")
     games_won_ns = models.PositiveSmallIntegerField(default=0)
@@ -84,18 +97,26 @@ class Match(models.Model):
         ]
 
     def __str__(self):
+        if not self.round_id:
+            return "match"
+        if self.ns_id is None:
+            return f"R{self.round.number} T{self.table}"
         ew = self.ew.name if self.ew_id else "bye"
-        return f"R{self.round.number} T{self.table}: {self.ns.name} – {ew}" if self.round_id else "match"
+        return f"R{self.round.number} T{self.table}: {self.ns.name} – {ew}"
 
     @property
     def is_bye(self) -> bool:
-        return self.ew_id is None
+        """A team event's match without a second team (an individual event has no byes)."""
+        return self.ew_id is None and self.ns_id is not None
 
     def save(self, *args, **kwargs):
         """Save the match and keep its ``RoundSlot`` rows (one per team) in step, atomically."""
         from django.db import transaction
 
         update_fields = kwargs.get("update_fields")
+        if self.ns_id is None and self.ew_id is None:  # an individual event's match: its seats are RoundSeat rows
+            super().save(*args, **kwargs)
+            return
         if update_fields is not None and not {"ns", "ew", "ns_id", "ew_id", "round", "round_id"} & set(update_fields):
             super().save(*args, **kwargs)
             return
@@ -127,6 +148,56 @@ class RoundSlot(models.Model):
         ]
 
 
+class RoundSeat(models.Model):
+    """A player's place in a round of an individual event: a seat at a match, or sitting the round out.
+
+    One row a player and round (a database constraint): nobody plays twice in a round, nor plays and sits out.
+    N and S are the ``ns`` partnership (N the table's seated scorer), E and W the ``ew`` one.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", null=True, blank=True,
+                              help_text="Empty: the player sits this round out.")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
+
+    class Meta:
+        ordering = ["round", "match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="player_once_per_round"),
+            models.UniqueConstraint(fields=["match", "seat"], condition=Q(match__isnull=False),
+                                    name="one_player_per_seat"),
+            models.CheckConstraint(condition=Q(match__isnull=True, seat="") | Q(match__isnull=False,
+                                                                               seat__in=["N", "E", "S", "W"]),
+                                   name="seat_iff_match"),
+        ]
+
+    @property
+    def side(self) -> str:
+        return "ns" if self.seat in ("N", "S") else "ew" if self.seat else ""
+
+
+class RoundDraw(models.Model):
+    """One draw of an individual event's round, kept with everything needed to make it again.
+
+    ``inputs`` is the pure draw's input (start numbers, constraints, the earlier rounds, the seed, the
+    algorithm's version) and ``result`` what it drew; a redraw before the round is played adds a row, and
+    the round's ``seed`` names the one in use.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="draws")
+    seed = models.CharField(max_length=64)
+    version = models.CharField(max_length=16)
+    inputs = models.JSONField()
+    result = models.JSONField()
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "created_at", "id"]
+
+
 class Game(models.Model):
     """One game of a match: a boam (Belgian), a set (Catalan), a game to the target elsewhere."""
 
@@ -148,6 +219,9 @@ class Game(models.Model):
     next_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
     next_multiplier = models.PositiveBigIntegerField(default=1)
     tie_pending = models.BooleanField(default=False)
+    started_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When the game started at the table (its first hand's time there, "
+                                                "which the offline queue may send later); the round clock judges it.")
     # The rules engine's state after the game's hands, with how many it follows ("hands"), kept by the
     # hand services: the next hand is scored from it alone (``hand_data.state_after``). Null or behind
     # the hands (a row from before it was kept): the next hand folds the whole game, as a correction does.

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Now
 
-from .clubs import Team
+from .clubs import Player, Team
 from .events import Tournament
 
 
@@ -12,7 +12,9 @@ class Standing(models.Model):
     """One saved row of a tournament's standings, replaced whole by each recompute."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    # A team's row, or a player's in an individual event.
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
     rank = models.PositiveIntegerField()
     position = models.PositiveIntegerField(help_text="Order of the row (equal ranks share a rank).")
     played = models.PositiveIntegerField(default=0)
@@ -31,6 +33,7 @@ class Standing(models.Model):
         ordering = ["tournament", "position"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "team"], name="standing_team_once"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="standing_player_once"),
         ]
 
 
