@@ -14,6 +14,7 @@ from celery import current_app
 
 STANDINGS_RECOMPUTE = "tournaments.standings_recompute_task"
 ROUND_PAIR = "tournaments.round_pair_task"
+ROUND_TIME_UP = "tournaments.round_time_up_task"
 WEBHOOK_EVENT = "webhooks.event_task"
 WEBHOOK_DELIVER = "webhooks.deliver_task"
 

@@ -191,6 +191,14 @@ def _pair(task_id, tournament_id: int, number: int | None, force: bool, progress
     return result
 
 
+@shared_task(acks_late=True, base=EnqueueSafeTask, name="tournaments.round_time_up_task", ignore_result=True)
+def round_time_up_task(round_id: int) -> int:
+    """At a round clock's end: finish its timed matches that have no game in play (safe early, safe twice)."""
+    from tournaments.services.clock import round_time_up
+
+    return round_time_up(round_id=round_id)
+
+
 @shared_task(name="tournaments.sweep_task", ignore_result=True)
 def sweep_task() -> dict:
     """The periodic sweep (Celery beat, every SWEEP_SECONDS): stale standings, lost and unstarted pairings."""

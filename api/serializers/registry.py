@@ -52,6 +52,9 @@ class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "club", "licence"]
+        # A player without a club (individual events accept them) is registered by an organizer from the
+        # workspace; through the API a player is registered in a club, whose managers keep them.
+        extra_kwargs = {"club": {"required": True, "allow_null": False}}
 
 
 class TeamSerializer(serializers.ModelSerializer):

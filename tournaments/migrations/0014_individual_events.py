@@ -358,5 +358,15 @@ class Migration(migrations.Migration):
             model_name='roundseat',
             constraint=models.CheckConstraint(condition=models.Q(models.Q(('match__isnull', True), ('seat', '')), models.Q(('match__isnull', False), ('seat__in', ['N', 'E', 'S', 'W'])), _connector='OR'), name='seat_iff_match'),
         ),
+        migrations.AddField(
+            model_name='entry',
+            name='replaces',
+            field=models.ForeignKey(blank=True, help_text="Individual events: the player whose seat this reserve took mid-cycle.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.entry'),
+        ),
+        migrations.AddField(
+            model_name='game',
+            name='ended_by_clock',
+            field=models.BooleanField(default=False, help_text="A timed match's game stopped after the deal in play at the clock's end: won by the side ahead on points."),
+        ),
         migrations.RunPython(triggers_again, _triggers_back),
     ]

@@ -236,6 +236,8 @@ class Entry(models.Model):
     fixed_table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Individual events: a player who cannot move is the seated scorer here.")
     reserve = models.BooleanField(default=False, help_text="Individual events: drawn only to take a leaver's seat.")
+    replaces = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                 help_text="Individual events: the player whose seat this reserve took mid-cycle.")
     withdrawn = models.BooleanField(default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

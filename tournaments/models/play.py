@@ -219,6 +219,9 @@ class Game(models.Model):
     next_dealer = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
     next_multiplier = models.PositiveBigIntegerField(default=1)
     tie_pending = models.BooleanField(default=False)
+    ended_by_clock = models.BooleanField(
+        default=False, help_text="A timed match's game stopped after the deal in play at the clock's end: won by the "
+                                 "side ahead on points.")
     started_at = models.DateTimeField(null=True, blank=True,
                                       help_text="When the game started at the table (its first hand's time there, "
                                                 "which the offline queue may send later); the round clock judges it.")

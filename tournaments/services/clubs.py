@@ -45,8 +45,9 @@ def _clean_licence(licence, *, exclude_pk=None) -> str | None:
     return licence
 
 
-def player_create(*, club: Club, name: str, licence: str | None = None, retired: bool = False, user=None) -> Player:
-    """Register a player in ``club``; refuses an empty name and a licence another player has (``licence_taken``)."""
+def player_create(*, club: Club | None, name: str, licence: str | None = None, retired: bool = False, user=None) -> Player:
+    """Register a player in ``club`` (None: a player of no club, for individual events); refuses an empty name and
+    a licence another player has (``licence_taken``)."""
     with transaction.atomic():
         return Player.objects.create(club=club, name=_clean_name(name), licence=_clean_licence(licence),
                                      retired=bool(retired))

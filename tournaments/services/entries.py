@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Q
 
-from tournaments.models import Club, Entry, ForbiddenPair, Player, Round, Team, Tournament
+from tournaments.models import Club, Entry, ForbiddenPair, KeptApart, Player, Round, Team, Tournament
 from tournaments.services.clubs import player_create, team_create
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.rounds import entry_add_late
@@ -42,8 +42,12 @@ def entry_remove(*, entry: Entry, user=None) -> None:
         tournament = _locked(entry.tournament)
         if Round.objects.filter(tournament=tournament).exists():
             raise Conflict("tournament_started", None, {"reason": "remove_entry"})
-        ForbiddenPair.objects.filter(tournament=tournament).filter(
-            Q(team_a_id=entry.team_id) | Q(team_b_id=entry.team_id)).delete()
+        if entry.team_id is not None:
+            ForbiddenPair.objects.filter(tournament=tournament).filter(
+                Q(team_a_id=entry.team_id) | Q(team_b_id=entry.team_id)).delete()
+        else:
+            KeptApart.objects.filter(tournament=tournament).filter(
+                Q(player_a_id=entry.player_id) | Q(player_b_id=entry.player_id)).delete()
         Entry.objects.filter(pk=entry.pk).delete()
 
 

@@ -2,12 +2,15 @@
 
 import functools
 from dataclasses import dataclass
+from datetime import datetime
 
 import scoring
 from django.db import connection, transaction
+from django.utils import timezone
 
 from tournaments import access, versions
 from tournaments.models import Game, Hand, Match, Round, Tournament
+from tournaments.selectors.clock import time_over
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
 from tournaments.services.rows import Columns, cursor, qn, update
@@ -148,15 +151,18 @@ def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
     match_result_saved(match, moved)
 
 
-def match_result_apply(match: Match, games: list[Game] | None = None, *, walkover: str = "") -> bool:
+def match_result_apply(match: Match, games: list[Game] | None = None, *, walkover: str = "",
+                       at: datetime | None = None) -> bool:
     """Set the result fields (``MATCH_RESULT_FIELDS``) of a locked match from its games, unsaved; tell whether
     its status changed.
 
     The one place a match's result is worked out: a bye (no ``ew`` team) is won by its team and a
-    walkover (``walkover``: the side that wins it) by that side, both without games.
+    walkover (``walkover``: the side that wins it) by that side, both without games. The tournament's match
+    length decides when the games are enough (``match_length_result``); a timed match is judged by its
+    round's clock at ``at`` (the table's time of the hand that changed it; now by default).
     """
     was = match.status
-    if match.ew_id is None or walkover:
+    if match.is_bye or walkover:
         match.games_won_ns = match.games_won_ew = match.points_ns = match.points_ew = 0
         match.winner = walkover or Match.Winner.NS
         match.status = Match.Status.FINISHED
@@ -166,20 +172,53 @@ def match_result_apply(match: Match, games: list[Game] | None = None, *, walkove
     else:
         games = [(g.status, g.winner, g.total_ns, g.total_ew) for g in games]
     winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
-    # Without a finished game the length of the match does not matter: a new round's matches read no tournament.
-    result = scoring.fold_match(match.round.tournament.effective_best_of if winners else 1, winners)
-    match.games_won_ns = result.games_won["ns"]
-    match.games_won_ew = result.games_won["ew"]
     match.points_ns = sum(ns for _, _, ns, _ in games)
     match.points_ew = sum(ew for _, _, _, ew in games)
-    match.winner = (result.winner or "") if result.finished else ""
-    if result.finished:
+    tournament = match.round.tournament
+    if tournament.match_length == Tournament.MatchLength.BEST_OF or not match.round_id:
+        # Without a finished game the length of the match does not matter: a new round's matches read no tournament.
+        result = scoring.fold_match(tournament.effective_best_of if winners else 1, winners)
+        won, finished, winner = result.games_won, result.finished, result.winner
+    else:
+        in_play = any(status != Game.Status.FINISHED for status, *_ in games)
+        over = tournament.match_length == Tournament.MatchLength.TIMED and time_over(
+            match.round, at or timezone.now())
+        won, finished, winner = match_length_result(
+            tournament.match_length, tournament.match_games, winners, (match.points_ns, match.points_ew),
+            in_play=in_play, time_over=over)
+    match.games_won_ns = won["ns"]
+    match.games_won_ew = won["ew"]
+    match.winner = (winner or "") if finished else ""
+    if finished:
         match.status = Match.Status.FINISHED
     elif games:
         match.status = Match.Status.PLAYING
     else:
         match.status = Match.Status.SCHEDULED
     return match.status != was
+
+
+def match_length_result(length: str, games_wanted: int | None, winners: list[str | None], points: tuple[int, int],
+                        *, in_play: bool, time_over: bool) -> tuple[dict, bool, str | None]:
+    """A match of a number of games (``games``) or timed (``timed``): its games won, whether it is over, and its
+    winner (``ns``, ``ew`` or ``draw``): on games won, then on points, else drawn.
+
+    ``winners``: the finished games' winners in order (``draw`` for a drawn game); ``in_play``: a game is in
+    play; ``time_over``: the round's clock had ended. A ``games`` match ends after ``games_wanted`` games; a
+    timed one once the time is over with no game in play (the clock's rule decides how the game in play ends).
+    """
+    won = {"ns": winners.count("ns"), "ew": winners.count("ew")}
+    if length == "games":
+        finished = not in_play and len(winners) >= (games_wanted or 1)
+    else:
+        finished = not in_play and time_over
+    if not finished:
+        return won, False, None
+    if won["ns"] != won["ew"]:
+        return won, True, "ns" if won["ns"] > won["ew"] else "ew"
+    if points[0] != points[1]:
+        return won, True, "ns" if points[0] > points[1] else "ew"
+    return won, True, "draw"
 
 
 def match_result_saved(match: Match, moved: bool) -> None:
@@ -216,22 +255,27 @@ def game_start(*, match: Match, first_dealer: str, favourite: str = "", albur: s
 
 
 def _game_start_locked(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "",
-                       games: list[Game] | None = None) -> Game:
-    """Start the next game of a locked match; ``games``: its games in order when the caller holds them (appended to)."""
-    game = game_next(match=match, first_dealer=first_dealer, favourite=favourite, albur=albur, games=games)
+                       games: list[Game] | None = None, at: datetime | None = None) -> Game:
+    """Start the next game of a locked match; ``games``: its games in order when the caller holds them (appended to);
+    ``at``: when it started at the table (now by default)."""
+    game = game_next(match=match, first_dealer=first_dealer, favourite=favourite, albur=albur, games=games, at=at)
     game.save()
     if games is not None:
         games.append(game)
-    match_refresh_result(match, games)  # status, round status and game points (an albur scores before any hand)
+    moved = match_result_apply(match, games, at=at)  # status, round status and game points (an albur scores first)
+    update(match, MATCH_RESULT_FIELDS)
+    match_result_saved(match, moved)
     return game
 
 
 def game_next(*, match: Match, first_dealer: str, favourite: str = "", albur: str = "",
-              games: list[Game] | None = None) -> Game:
+              games: list[Game] | None = None, at: datetime | None = None) -> Game:
     """Return the match's next game as it would start, unsaved, refused as ``game_start`` refuses it.
 
-    ``games``: the match's games in order when the caller holds them.
+    ``games``: the match's games in order when the caller holds them; ``at``: when it starts at the table (the
+    round clock refuses a game started after its end, ``round_time_over``; now by default).
     """
+    at = at or timezone.now()
     if match.is_bye:
         raise _violation("game_over", "match", reason="bye")
     if match.status == Match.Status.FINISHED:
@@ -242,8 +286,13 @@ def game_next(*, match: Match, first_dealer: str, favourite: str = "", albur: st
         last = games[-1] if games else None
     if last is not None and last.status != Game.Status.FINISHED:
         raise Conflict("game_in_progress", None, {"game": last.number})
+    tournament = match.round.tournament
+    if tournament.match_length == Tournament.MatchLength.TIMED and time_over(match.round, at):
+        raise Conflict("round_time_over", None, {"round": match.round.number,
+                                                 "ended": timezone.localtime(match.round.clock_ends_at)
+                                                 .strftime("%H:%M")})
     game = Game(match=match, number=(last.number + 1) if last else 1, first_dealer=first_dealer,
-                favourite=favourite, albur=albur)
+                favourite=favourite, albur=albur, started_at=at)
     # The engine validates the game's draws (first dealer, favourite suit, albur) and folds the empty
     # game: the albur's points and the first dealer.
     folded = scoring.fold_game(game_settings(game), [])

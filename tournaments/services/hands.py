@@ -15,12 +15,15 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 import scoring
 from django.db import IntegrityError, connection, transaction
 from django.db.models.signals import post_save
+from django.utils import timezone
 
-from tournaments.models import Game, Hand, Match
+from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.selectors.clock import time_over
 from tournaments.services.errors import Conflict, IdempotencyKeyMismatch
 from tournaments.services.games import (
     MATCH_RESULT_FIELDS,
@@ -71,7 +74,7 @@ def _fold_next(game: Game, played: int, entered: scoring.Hand) -> scoring.GameRe
 
 #: The fields ``_game_apply`` sets.
 GAME_RESULT_FIELDS = ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending",
-                      "engine_state")
+                      "engine_state", "ended_by_clock")
 
 
 def _store_game(game: Game, folded: scoring.GameResult) -> None:
@@ -90,6 +93,24 @@ def _game_apply(game: Game, folded: scoring.GameResult, hands: int) -> None:
     game.next_multiplier = folded.next_multiplier
     game.tie_pending = folded.state.tie_pending
     game.engine_state = stored_state(folded.state, hands)
+    if game.ended_by_clock and not folded.finished:
+        _game_stop(game)
+
+
+def _game_stop(game: Game) -> None:
+    """End a game in play by its points (a timed match's ``stop`` rule at the clock's end): the side ahead wins,
+    equal totals draw. Its hands stay the engine's; only the game's end is the clock's."""
+    game.ended_by_clock = True
+    game.status = Game.Status.FINISHED
+    game.winner = ("ns" if game.total_ns > game.total_ew else "ew" if game.total_ew > game.total_ns else "draw")
+    game.next_dealer, game.next_multiplier, game.tie_pending = "", 1, False
+
+
+def _stops_at_time(match: Match, game: Game, at: datetime) -> bool:
+    """Tell whether a hand at ``at`` is the deal in play at the end of a timed ``stop`` match's clock."""
+    tournament = match.round.tournament
+    return (game.status == Game.Status.PLAYING and tournament.match_length == Tournament.MatchLength.TIMED
+            and tournament.at_time == Tournament.AtTime.STOP and time_over(match.round, at))
 
 
 def _audit(hand: Hand, user, reason: str) -> None:
@@ -128,9 +149,10 @@ def _insert_hand(hand: Hand, user, reason: str, game: Game, match: Match) -> Non
         del hand.skip_history_when_saving
 
 
-def _current_game(match: Match, nxt: NextHand, games: list[Game], dealer: str | None, start: bool = True) -> Game:
+def _current_game(match: Match, nxt: NextHand, games: list[Game], dealer: str | None, start: bool = True,
+                  at: datetime | None = None) -> Game:
     """Return the game in progress, starting the next one when the last is finished and the match is not; without
-    ``start`` (a preview), the next game as it would start, unsaved."""
+    ``start`` (a preview), the next game as it would start, unsaved; ``at``: the table's time."""
     if nxt.game is not None:
         return nxt.game
     if match.is_bye:  # a bye is finished too, but "no games to play" is what to say of it
@@ -138,8 +160,8 @@ def _current_game(match: Match, nxt: NextHand, games: list[Game], dealer: str | 
     if match.status == Match.Status.FINISHED:
         raise _violation("game_over", "match", reason="match_decided", ns=match.games_won_ns, ew=match.games_won_ew)
     if not start:
-        return game_next(match=match, first_dealer=dealer or "", games=games)
-    return _game_start_locked(match=match, first_dealer=dealer or "", games=games)
+        return game_next(match=match, first_dealer=dealer or "", games=games, at=at)
+    return _game_start_locked(match=match, first_dealer=dealer or "", games=games, at=at)
 
 
 def _same_input(row: Hand, entered: scoring.Hand) -> bool:
@@ -234,7 +256,7 @@ HandRequest = tuple[Mapping, int | None, int | None]
 def hand_enter(*, match: Match | None = None, data: Mapping | None = None, user=None,
                idempotency_key: str | None = None, number: int | None = None, game_number: int | None = None,
                match_id: int | None = None, viewer=None, authorize: Callable[[Match], None] | None = None,
-               read: Callable[[], HandRequest] | None = None) -> tuple[Hand, bool]:
+               read: Callable[[], HandRequest] | None = None, played_at: datetime | None = None) -> tuple[Hand, bool]:
     """Enter the next hand of the match's game in progress; return the hand and whether it was stored now.
 
     ``read`` (instead of ``data``, ``number`` and ``game_number``) reads them from the request: what it
@@ -256,6 +278,10 @@ def hand_enter(*, match: Match | None = None, data: Mapping | None = None, user=
     the rollback: the same request (the same fingerprint) is answered that hand, another one is
     refused, ``IdempotencyKeyMismatch`` (422), so that a key used twice never loses a hand. The
     fingerprint is the request's at entry: a correction of the hand does not change it.
+
+    ``played_at``: when the hand was played at the table (the offline queue sends it later; now by default,
+    never later than now). A timed match's round clock judges it: a game cannot start after the clock's end
+    (``round_time_over``), and with the ``stop`` rule the hand in play at the end ends its game on points.
     """
     if read is not None:
         try:
@@ -265,7 +291,9 @@ def hand_enter(*, match: Match | None = None, data: Mapping | None = None, user=
             raise
     pk = match.pk if match is not None else match_id
     try:
-        return _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize)
+        now = timezone.now()
+        at = min(played_at, now) if played_at is not None else now
+        return _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize, at)
     except (_Clash, Conflict, scoring.RuleViolation) as exc:
         if idempotency_key:
             existing = Hand.objects.select_related("game").filter(idempotency_key=idempotency_key).first()
@@ -281,14 +309,14 @@ def hand_enter(*, match: Match | None = None, data: Mapping | None = None, user=
 
 
 @transaction.atomic
-def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize) -> tuple[Hand, bool]:
+def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, authorize, at) -> tuple[Hand, bool]:
     match, games, played = match_lock_with_games(pk, viewer)
     if authorize is not None:
         authorize(match)
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
     if games is None:  # not read with the lock (SQLite), or changed while it waited: read now
         games, played = match_games(match)
-    game, next_number = _next_game(match, games, played, entered, number, game_number, start=True)
+    game, next_number = _next_game(match, games, played, entered, number, game_number, start=True, at=at)
     folded = _fold_next(game, next_number - 1, entered)
     hand = Hand(game=game, number=next_number, entered_by=user if getattr(user, "pk", None) else None,
                 idempotency_key=idempotency_key or None,
@@ -297,7 +325,9 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
     _game_apply(game, folded, next_number)
-    moved = match_result_apply(match, games)
+    if _stops_at_time(match, game, at):
+        _game_stop(game)
+    moved = match_result_apply(match, games, at=at)
     try:
         _insert_hand(hand, user, "entered", game, match)
     except IntegrityError as exc:  # no savepoint: the transaction is rolled back, then answered (hand_enter)
@@ -308,13 +338,13 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
 
 
 def _next_game(match: Match, games: list[Game], played: int, entered: scoring.Hand, number: int | None,
-               game_number: int | None, *, start: bool) -> tuple[Game, int]:
+               game_number: int | None, *, start: bool, at: datetime | None = None) -> tuple[Game, int]:
     """The game the entered hand goes to and its number there, refused as ``hand_enter`` refuses it; without
     ``start`` (a preview) a new game is not started but returned unsaved."""
     if number is None and game_number is None:
         _refuse_repeated_deciding_hand(games, played, entered)
     nxt = hand_next(match=match, games=games, played=played)
-    game = _current_game(match, nxt, games, entered.dealer, start)
+    game = _current_game(match, nxt, games, entered.dealer, start, at)
     next_number = nxt.number
     if game_number is not None and game_number != game.number:
         raise Conflict("game_number", "game", {"game": game.number, "asked": game_number})

@@ -75,7 +75,11 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
         if not force:
             _refuse_unfinished(last)
         report({"stage": "loading", "round": next_number})
-        if tournament.format == Tournament.Format.KNOCKOUT:
+        if tournament.is_individual:
+            from tournaments.services.draws import round_draw_locked
+
+            rnd = round_draw_locked(tournament, next_number, user=user, report=report)
+        elif tournament.format == Tournament.Format.KNOCKOUT:
             rnd = _knockout_round(tournament, last, next_number)
         else:
             if tournament.format == Tournament.Format.SWISS:
@@ -214,7 +218,11 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
                                  status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
         raise Conflict("pairing_in_progress")
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    if (last is None or tournament.format == Tournament.Format.SWISS) and Entry.objects.filter(
+    if tournament.is_individual:
+        players = Entry.objects.filter(tournament=tournament, withdrawn=False, reserve=False).count()
+        if players < 4:
+            raise ServiceError("too_few_players", None, {"players": players, "needed": 4})
+    elif (last is None or tournament.format == Tournament.Format.SWISS) and Entry.objects.filter(
             tournament=tournament, withdrawn=False).count() < 2:
         # What the worker refuses anyway (a first round, or a Swiss round, needs two active teams): said at once.
         raise ServiceError("too_few_teams")
@@ -239,6 +247,8 @@ def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = Non
     """
     with transaction.atomic():
         tournament = tournament_locked(tournament)
+        if tournament.is_individual:
+            raise ServiceError("entry_kind", "team", {"entry": tournament.entry})
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished")
         if team.retired:
@@ -261,11 +271,19 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
     """
     with transaction.atomic():
         tournament = tournament_locked(entry.tournament)
-        entry = Entry.objects.select_for_update(of=("self",)).select_related("team").get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("team", "player").get(pk=entry.pk)
         if entry.withdrawn:
-            raise Conflict("already_withdrawn", None, {"team": entry.team.name})
+            raise Conflict("already_withdrawn", None, {"team": (entry.team or entry.player).name})
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         after = last.number if last else 0
+        if tournament.is_individual:
+            from tournaments.services.draws import individual_withdraw
+
+            individual_withdraw(tournament, entry)
+            entry.withdrawn, entry.withdrawn_after_round = True, after
+            entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+            transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
+            return entry
         pending = (Match.objects.filter(round=last).filter(Q(ns_id=entry.team_id) | Q(ew_id=entry.team_id))
                    .exclude(status=Match.Status.FINISHED).first() if last else None)
         if pending is not None and not pending.games.exists() and pending.ew_id is not None:

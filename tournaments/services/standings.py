@@ -319,6 +319,11 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         snapshot = (StandingsSnapshot.objects.select_for_update().filter(tournament=tournament).first()
                     or StandingsSnapshot(tournament=tournament))
         changed = _take_changes(tournament.pk)
+        if tournament.is_individual:
+            from tournaments.services.standings_individual import individual_standings_recompute
+
+            return individual_standings_recompute(tournament, snapshot, pts, list(tournament.tiebreaks or []),
+                                                  started)
         incremental = True
         if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics)
                 or not inputs.apply(changed, tournament.pk)):

@@ -144,11 +144,26 @@ def standings_sweep(*, older_than: float | None = None) -> list[int]:
     return done
 
 
+def clocks_sweep() -> int:
+    """Finish the timed matches of rounds whose clock is over (the task queued at the clock's end may be lost,
+    or tasks run in-process, where a task's time is not kept)."""
+    from django.utils import timezone
+
+    from tournaments.models import Match, Round, Tournament
+    from tournaments.services.clock import round_time_up
+
+    rounds = (Round.objects.filter(tournament__match_length=Tournament.MatchLength.TIMED, clock_paused_left=None,
+                                   clock_ends_at__lte=timezone.now())
+              .filter(pk__in=Match.objects.exclude(status=Match.Status.FINISHED).values("round_id"))
+              .values_list("pk", flat=True)[:100])
+    return sum(round_time_up(round_id=pk) for pk in rounds)
+
+
 def sweep_run() -> dict:
     """One pass of the sweep; each part on its own, so one failing does not stop the others."""
     report = {}
     for name, part in (("tasks_failed", task_records_expire), ("tasks_requeued", task_records_requeue),
-                       ("standings", standings_sweep)):
+                       ("standings", standings_sweep), ("clocks", clocks_sweep)):
         try:
             report[name] = part()
         except Exception:

@@ -1,0 +1,305 @@
+"""Individual events: players entered alone, each round drawn to tables of four, redrawn, left.
+
+The draw itself is pure (``tournaments.pairing.individual``): this module builds its inputs from the rows
+(the entries in start-number order, never database ids; the players kept apart; the earlier rounds as start
+numbers; a seed drawn here with ``secrets``), saves what comes back (the round, one match a table, one
+``RoundSeat`` a player, a table code a match) and keeps the inputs and the result as a ``RoundDraw``, so
+anyone can make the same draw again from them. Every write takes the tournament's lock, as pairing does.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.db.models import Max
+
+from tournaments.live import publish_tournament_changed
+from tournaments.models import Entry, KeptApart, Match, Player, Round, RoundDraw, RoundSeat, Tournament
+from tournaments.pairing import individual
+from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.knockout import tournament_locked
+
+#: The letters of a table code: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that a phone's keyboard or a bad print confuses.
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+CODE_LENGTH = 6
+
+
+def _refuse_team_event(tournament: Tournament) -> None:
+    if not tournament.is_individual:
+        raise ServiceError("entry_kind", "player", {"entry": tournament.entry})
+
+
+def entry_add_player(*, tournament: Tournament, player: Player, start_number: int | None = None,
+                     fixed_table: int | None = None, reserve: bool = False, user=None) -> Entry:
+    """Enter a player in an individual event, with the next free start number unless one is given.
+
+    A late entry (after the first round) joins at the next draw. Refuses (``Conflict``) a finished event,
+    a player entered already or retired, and a start number taken.
+    """
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        _refuse_team_event(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict("tournament_finished")
+        if player.retired:
+            raise Conflict("player_retired", "player", {"player": player.name})
+        existing = Entry.objects.filter(tournament=tournament, player=player).first()
+        if existing is not None:
+            code = "entry_withdrawn" if existing.withdrawn else "already_entered"
+            raise Conflict(code, "player", {"team": player.name})
+        if start_number is None:
+            start_number = (Entry.objects.filter(tournament=tournament).aggregate(n=Max("start_number"))["n"] or 0) + 1
+        elif start_number < 1:
+            raise ServiceError("start_number", "start_number", {"value": start_number})
+        elif Entry.objects.filter(tournament=tournament, start_number=start_number).exists():
+            raise Conflict("start_number_taken", "start_number", {"number": start_number})
+        if fixed_table is not None and fixed_table < 1:
+            raise ServiceError("fixed_table", "fixed_table", {"value": fixed_table})
+        return Entry.objects.create(tournament=tournament, player=player, start_number=start_number,
+                                    fixed_table=fixed_table, reserve=reserve)
+
+
+def entry_numbers_set(*, tournament: Tournament, numbers: dict[int, int], user=None) -> int:
+    """Set start numbers (``{entry id: number}``) before the first draw; return how many changed.
+
+    Numbers must stay distinct and positive; once a round is drawn they are the draw's inputs and stay.
+    """
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        _refuse_team_event(tournament)
+        if Round.objects.filter(tournament=tournament).exists():
+            raise Conflict("tournament_started", None, {"reason": "start_numbers"})
+        entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament)}
+        wanted = {pk: e.start_number for pk, e in entries.items()}
+        for pk, number in numbers.items():
+            if pk not in entries:
+                raise ServiceError("not_entered", "start_number", {"entry": pk})
+            if not isinstance(number, int) or number < 1:
+                raise ServiceError("start_number", "start_number", {"value": number})
+            wanted[pk] = number
+        taken = [n for n in wanted.values() if n is not None]
+        if len(taken) != len(set(taken)):
+            raise Conflict("start_number_taken", "start_number",
+                           {"number": min(n for n in taken if taken.count(n) > 1)})
+        changed = [e for pk, e in entries.items() if e.start_number != wanted[pk]]
+        # Two steps through free numbers: the unique constraint holds after each statement.
+        top = max([*taken, *(e.start_number or 0 for e in entries.values())], default=0)
+        for offset, entry in enumerate(changed, start=1):
+            entry.start_number = top + offset
+        Entry.objects.bulk_update(changed, ["start_number"])
+        for entry in changed:
+            entry.start_number = wanted[entry.pk]
+        Entry.objects.bulk_update(changed, ["start_number"])
+    return len(changed)
+
+
+def kept_apart_add(*, tournament: Tournament, player_a: Player, player_b: Player, reason: str = "",
+                   user=None) -> KeptApart:
+    """Keep two entered players from ever sharing a table in the event's draws."""
+    if player_a.pk == player_b.pk:
+        raise ServiceError("same_player", "player_b")
+    a, b = sorted((player_a.pk, player_b.pk))
+    with transaction.atomic():
+        tournament = tournament_locked(tournament)
+        _refuse_team_event(tournament)
+        if Entry.objects.filter(tournament=tournament, player_id__in=(a, b)).count() != 2:
+            raise ServiceError("not_entered", "player_b", {"reason": "kept_apart"})
+        pair, created = KeptApart.objects.get_or_create(tournament=tournament, player_a_id=a, player_b_id=b,
+                                                        defaults={"reason": (reason or "")[:200]})
+        if not created:
+            raise Conflict("already_kept_apart")
+    return pair
+
+
+def kept_apart_remove(*, pair: KeptApart, user=None) -> None:
+    with transaction.atomic():
+        tournament_locked(pair.tournament)
+        KeptApart.objects.filter(pk=pair.pk).delete()
+
+
+# -- the draw -------------------------------------------------------------------------------------------------
+
+def _history(tournament: Tournament, number_of: dict[int, int], before: int) -> tuple[individual.PastRound, ...]:
+    """The event's rounds before ``before`` as the pure draw reads them: start numbers at each table."""
+    rounds: dict[int, dict] = {}
+    for seat in (RoundSeat.objects.filter(round__tournament=tournament, round__number__lt=before)
+                 .select_related("round", "match").order_by("round__number", "match__table", "seat")):
+        rounds.setdefault(seat.round.number, {"tables": {}, "out": []})
+        if seat.match_id is None:
+            rounds[seat.round.number]["out"].append(number_of[seat.player_id])
+            continue
+        table = rounds[seat.round.number]["tables"].setdefault(seat.match.table, {})
+        table[seat.seat] = number_of[seat.player_id]
+    past = []
+    for number in sorted(rounds):
+        tables = tuple(individual.PastTable(table=t, ns=(s["N"], s["S"]), ew=(s["E"], s["W"]))
+                       for t, s in sorted(rounds[number]["tables"].items()) if len(s) == 4)
+        past.append(individual.PastRound(number=number, tables=tables,
+                                         sitting_out=tuple(sorted(rounds[number]["out"]))))
+    return tuple(past)
+
+
+def _scores(tournament: Tournament, number_of: dict[int, int]) -> tuple[tuple[int, int, int, int], ...]:
+    """Swiss: each player's match points, games won and points for, from the saved standings."""
+    from tournaments.models import Standing
+
+    rows = Standing.objects.filter(tournament=tournament, player__isnull=False).values_list(
+        "player_id", "match_points", "games_won", "points_for")
+    return tuple(sorted((number_of[p], mp, g, pts) for p, mp, g, pts in rows if p in number_of))
+
+
+def _cycle_start(tournament: Tournament, number: int) -> int | None:
+    """The first round of ``number``'s ``tables`` cycle when ``number`` continues one (its second or third round)."""
+    if tournament.format != Tournament.Format.TABLES or number % 3 == 1:
+        return None
+    return number - (number - 1) % 3
+
+
+def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individual.DrawInputs, dict]:
+    """The pure draw's inputs for round ``number`` from the rows (what a ``RoundDraw`` keeps), and what the
+    service changes in its result: ``{"left": [start numbers]}``, the players of the cycle who withdrew under
+    the ``sit_out`` rule (their tables are not played; the others there sit out).
+
+    A round that continues a ``tables`` cycle draws the cycle's players: a reserve who took a leaver's seat
+    (``Entry.replaces``) stands in the cycle's first round under the reserve's own number; a player who left
+    under the ``sit_out`` rule is drawn still, and the service leaves their table out. Players who joined
+    since (late entries) wait for the next cycle: they sit out.
+    """
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
+    number_of = {e.player_id: e.start_number for e in entries}
+    by_number = {e.start_number: e for e in entries}
+    history = _history(tournament, number_of, number)
+    kept = tuple(sorted(tuple(sorted((number_of[a], number_of[b])))
+                        for a, b in KeptApart.objects.filter(tournament=tournament).values_list("player_a",
+                                                                                                  "player_b")
+                        if a in number_of and b in number_of))
+    drawn = sorted((e for e in entries if not e.withdrawn and not e.reserve), key=lambda e: e.start_number)
+    changes: dict = {"left": [], "waiting": []}
+    first = _cycle_start(tournament, number)
+    if first is not None:
+        cycle = next((r for r in history if r.number == first), None)
+        if cycle is not None:
+            by_pk = {e.pk: e for e in entries}
+            swap = {by_pk[e.replaces_id].start_number: e.start_number
+                    for e in entries if e.replaces_id and not e.withdrawn}
+            tables = tuple(individual.PastTable(table=t.table, ns=tuple(swap.get(n, n) for n in t.ns),
+                                                ew=tuple(swap.get(n, n) for n in t.ew)) for t in cycle.tables)
+            history = tuple(individual.PastRound(number=r.number, tables=tables, sitting_out=r.sitting_out)
+                            if r.number == first else r for r in history)
+            seated = {n for t in tables for n in (*t.ns, *t.ew)}
+            left = sorted(n for n in seated if by_number[n].withdrawn)
+            changes["left"] = left
+            changes["waiting"] = sorted(e.start_number for e in drawn if e.start_number not in seated
+                                        and e.start_number not in cycle.sitting_out)
+            drawn = sorted((e for e in entries if e.start_number in seated or (
+                e.start_number in cycle.sitting_out and not e.withdrawn)), key=lambda e: e.start_number)
+    players = tuple(individual.DrawPlayer(number=e.start_number,
+                                          club=str(e.player.club_id) if e.player.club_id else None,
+                                          fixed_table=e.fixed_table) for e in drawn)
+    inputs = individual.DrawInputs(
+        format=tournament.format, round_number=number, players=players, seed=seed, history=history,
+        kept_apart=kept, scores=_scores(tournament, number_of) if tournament.format == Tournament.Format.SWISS else ())
+    return inputs, changes
+
+
+def _draw(inputs: individual.DrawInputs) -> individual.DrawResult:
+    try:
+        return individual.draw(inputs)
+    except individual.DrawError as exc:
+        raise ServiceError(exc.code, "round", exc.params) from exc
+
+
+def _table_codes(count: int) -> list[str]:
+    codes: set[str] = set()
+    while len(codes) < count:
+        codes.add("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
+    return sorted(codes, key=lambda _: secrets.randbelow(1 << 30))
+
+
+def _save_draw(rnd: Round, inputs: individual.DrawInputs, result: individual.DrawResult, changes: dict,
+               user) -> None:
+    """Create the round's matches and seats from a draw's result (less the tables of players who left, whose
+    others sit out, and with the players waiting for the next cycle sitting out), and keep the draw."""
+    player_of = dict(Entry.objects.filter(tournament_id=rnd.tournament_id).values_list("start_number", "player_id"))
+    left = set(changes.get("left", ()))
+    played = [t for t in result.tables if not left & set(t.seats.values())]
+    out = sorted({*result.sitting_out, *changes.get("waiting", ()),
+                  *(n for t in result.tables if left & set(t.seats.values()) for n in t.seats.values())} - left)
+    codes = _table_codes(len(played))
+    matches = Match.objects.bulk_create(
+        [Match(round=rnd, table=t.table, table_code=code) for t, code in zip(played, codes)])
+    seats = [RoundSeat(round=rnd, match=m, player_id=player_of[number], seat=seat)
+             for m, t in zip(matches, played) for seat, number in sorted(t.seats.items())]
+    seats += [RoundSeat(round=rnd, match=None, player_id=player_of[n], seat="") for n in out]
+    RoundSeat.objects.bulk_create(seats, batch_size=2000)
+    rnd.seed = inputs.seed
+    rnd.save(update_fields=["seed"])
+    kept = result.to_json()
+    if left or changes.get("waiting"):
+        kept["changes"] = {"left": sorted(left), "waiting": list(changes.get("waiting", ())), "sitting_out": out}
+    RoundDraw.objects.create(round=rnd, seed=inputs.seed, version=inputs.version, inputs=inputs.to_json(),
+                             result=kept, drawn_by=user if getattr(user, "pk", None) else None)
+
+
+def round_draw_locked(tournament: Tournament, number: int, *, user=None, report=None) -> Round:
+    """Draw round ``number`` of a locked individual event (``round_pair`` calls it in its transaction)."""
+    report = report or (lambda info: None)
+    if number > tournament.rounds:
+        raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": tournament.rounds})
+    inputs, changes = draw_inputs(tournament, number, secrets.token_hex(8))
+    report({"stage": "drawing", "round": number, "players": len(inputs.players)})
+    result = _draw(inputs)
+    report({"stage": "saving", "round": number, "matches": len(result.tables)})
+    rnd = Round.objects.create(tournament=tournament, number=number, seed=inputs.seed)
+    _save_draw(rnd, inputs, result, changes, user)
+    return rnd
+
+
+def round_redraw(*, round: Round, user=None) -> Round:
+    """Draw a round again with a new seed while none of its matches has a game; every draw stays kept."""
+    with transaction.atomic():
+        tournament = tournament_locked(round.tournament)
+        rnd = Round.objects.get(pk=round.pk)
+        if Round.objects.filter(tournament=tournament, number__gt=rnd.number).exists():
+            raise Conflict("round_not_last", None, {"round": rnd.number})
+        if Match.objects.filter(round=rnd, games__isnull=False).exists():
+            raise Conflict("round_started", None, {"round": rnd.number})
+        inputs, changes = draw_inputs(tournament, rnd.number, secrets.token_hex(8))
+        result = _draw(inputs)
+        RoundSeat.objects.filter(round=rnd).delete()
+        Match.objects.filter(round=rnd).delete()
+        _save_draw(rnd, inputs, result, changes, user)
+        publish_tournament_changed(tournament.pk)
+    return rnd
+
+
+def round_draw_check(rnd: Round) -> dict:
+    """Make the round's draw in use again from its kept inputs: ``{"seed", "version", "same": bool, "result"}``."""
+    kept = rnd.draws.filter(seed=rnd.seed).order_by("-created_at", "-id").first()
+    if kept is None:
+        raise ServiceError("no_draw", "round", {"round": rnd.number})
+    again = individual.draw(individual.DrawInputs.from_json(kept.inputs)).to_json()
+    pure = {k: v for k, v in kept.result.items() if k != "changes"}
+    return {"seed": kept.seed, "version": kept.version, "same": again == pure, "result": again}
+
+
+def individual_withdraw(tournament: Tournament, entry: Entry) -> Entry | None:
+    """What a player's withdrawal changes (in ``entry_withdraw``'s transaction); return the reserve seated.
+
+    With the ``reserve`` rule, the first reserve (by start number) takes the leaver's seat in the rounds
+    still to come of a ``tables`` cycle (``Entry.replaces``) and is drawn from then on. With ``sit_out`` (or
+    no reserve left), the next rounds of the cycle leave the leaver's table without a match and its other
+    three players sit out, each scoring the event's sit-out rule (``draw_inputs``). A match of the leaver
+    not started yet in the current round stays: the organizer enters it as played or not.
+    """
+    if tournament.withdrawal != Tournament.Withdrawal.RESERVE:
+        return None
+    reserve = (Entry.objects.select_for_update().filter(tournament=tournament, reserve=True, withdrawn=False)
+               .order_by("start_number").first())
+    if reserve is None:
+        return None
+    reserve.reserve = False
+    reserve.replaces = entry
+    reserve.save(update_fields=["reserve", "replaces"])
+    return reserve
