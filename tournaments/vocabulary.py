@@ -33,6 +33,9 @@ METRIC_LABELS = {
         _("The running total of match points added up round by round: early wins count more.")),
     "direct_encounter": (_("DE"), _("Direct encounter"),
         _("Among the teams still tied, the results of their matches against each other.")),
+    "opponents_minus_partner": (_("OmP"), _("Opponents minus partner"),
+        _("For each match, the points the opponents scored over the whole event minus the partner's (a team "
+          "has no partner): a harder draw ranks higher.")),
 }
 
 #: The standings table's own columns before the tiebreaks, in the table's order: key, heading, name, explanation.

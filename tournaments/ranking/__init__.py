@@ -1,10 +1,34 @@
 """Standings logic: metrics (a registry of small named functions) and the ranking that uses them.
 
-Pure Python over plain values, no Django: ``tournaments.services.standings`` loads the rows.
+Pure Python over plain values, no Django: ``tournaments.services.standings`` loads the rows. Team
+events rank teams (``standings``); individual events rank players with the same machinery
+(``individual``).
 """
 
-from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, PointsSettings, TeamInfo
-from .standings import ClubRow, StandingRow, club_standings, compute_standings, rank_standings, resolve_metrics
+from .individual import (
+    IndividualClubRow,
+    IndividualMatch,
+    IndividualRow,
+    PlayerInfo,
+    SitOut,
+    compute_individual_standings,
+    individual_club_standings,
+    sit_out_score,
+    table_winners,
+)
+from .metrics import DEFAULT_METRICS, INDIVIDUAL_TIEBREAKS, METRICS, Context, MatchRecord, PointsSettings, TeamInfo
+from .standings import (
+    ClubRow,
+    StandingRow,
+    StandingsRefused,
+    club_standings,
+    compute_standings,
+    rank_standings,
+    resolve_metrics,
+)
 
-__all__ = ["DEFAULT_METRICS", "METRICS", "Context", "MatchRecord", "PointsSettings", "TeamInfo", "ClubRow",
-           "StandingRow", "club_standings", "compute_standings", "rank_standings", "resolve_metrics"]
+__all__ = ["DEFAULT_METRICS", "INDIVIDUAL_TIEBREAKS", "METRICS", "Context", "MatchRecord", "PointsSettings",
+           "TeamInfo", "ClubRow", "StandingRow", "StandingsRefused", "club_standings", "compute_standings",
+           "rank_standings", "resolve_metrics", "IndividualClubRow", "IndividualMatch", "IndividualRow",
+           "PlayerInfo", "SitOut", "compute_individual_standings", "individual_club_standings", "sit_out_score",
+           "table_winners"]

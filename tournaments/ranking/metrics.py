@@ -1,8 +1,15 @@
 """Standings metrics: each a small named function in ``METRICS`` (pure Python, no Django).
 
-A metric takes a team id and the ``Context`` of the whole tournament and returns an integer (the
-group metric ``direct_encounter`` also gets the set of teams still tied). ``higher_is_better``
-says which way it sorts.
+A metric takes a competitor's id and the ``Context`` of the whole tournament and returns an integer
+(the group metric ``direct_encounter`` also gets the set of competitors still tied).
+``higher_is_better`` says which way it sorts. A competitor is a team, or in an individual event
+(``Context.entry == "individual"``) a player: its records then name its partner and both opponents
+(``MatchRecord.partner``, ``opponent``, ``opponent_2``), and a round it sat out is a record with the
+outcome "S" and no opponent. ``Metric.entries`` says for which kind of event a metric is defined:
+the opponent-score metrics of team events (the Buchholz family, Sonneborn-Berger, direct encounter)
+read one opponent a round and a dummy opponent for an unplayed one, which has no meaning when a
+player meets two opponents and a partner and a sit-out has neither, so an individual event refuses
+them (``tournaments.ranking.standings.resolve_metrics``); it has ``opponents_minus_partner``.
 
 Unplayed rounds, as FIDE C.07 (Tie-Break Regulations, 2024, art. 16) handles them; the rule
 chosen here:
@@ -33,20 +40,32 @@ from operator import attrgetter
 from typing import NamedTuple
 
 DEFAULT_METRICS = ["match_points", "games_won", "points_diff", "buchholz", "direct_encounter"]
+ENTRIES = ("teams", "individual")  # the kinds of event (a tournament's ``entry``)
+# An individual event's tiebreaks when the tournament names none, after its format's own keys (see
+# ``tournaments.ranking.individual``): swissDouble's order (score, then opponents minus partners),
+# then the championships' selection keys, game points and games won.
+INDIVIDUAL_TIEBREAKS = ["opponents_minus_partner", "points_for", "games_won"]
 
 
 class MatchRecord(NamedTuple):
-    """One team's result in one round: a bye has no ``opponent`` and the outcome "B"."""
+    """One competitor's result in one round: a bye has no ``opponent`` and the outcome "B".
+
+    In an individual event ``team`` is the player, ``opponent`` and ``opponent_2`` the two players
+    of the other side and ``partner`` the player's partner (all None in a team event but
+    ``opponent``); a round the player sat out has no opponent nor partner and the outcome "S".
+    """
 
     round: int
     team: int
     opponent: int | None
-    outcome: str  # "W", "D", "L", or "B" for a bye
+    outcome: str  # "W", "D", "L", "B" for a bye, "S" for an individual event's sit-out
     points: int  # match points earned
     games_won: int = 0
     games_lost: int = 0
     points_for: int = 0
     points_against: int = 0
+    partner: int | None = None
+    opponent_2: int | None = None
 
 
 class TeamInfo(NamedTuple):
@@ -68,7 +87,11 @@ class PointsSettings:
 
 @dataclass(slots=True)
 class Totals:
-    """A team's results summed once: the counts of its standings row, read by the simple metrics."""
+    """A competitor's results summed once: the counts of its standings row, read by the simple metrics.
+
+    A bye or a sit-out (a record without an opponent) is not a match played: it adds its match
+    points, games and game points, not to ``played``, ``won``, ``drawn`` nor ``lost``.
+    """
 
     played: int = 0
     won: int = 0
@@ -76,24 +99,27 @@ class Totals:
     lost: int = 0
     byes: int = 0
     match_points: int = 0
-    played_points: int = 0  # match points earned over the table (byes excluded)
+    played_points: int = 0  # match points earned over the table (byes and sit-outs excluded)
     games_won: int = 0
     games_lost: int = 0
     points_for: int = 0
     points_against: int = 0
+    sit_outs: int = 0  # rounds sat out in an individual event (scored by the house rule)
 
     @classmethod
     def of(cls, records: list[MatchRecord]) -> Totals:
         if not records:
             return cls()
-        _, _, opponents, outcomes, points, games_won, games_lost, points_for, points_against = zip(*records)
-        byes = opponents.count(None)
+        _, _, opponents, outcomes, points, games_won, games_lost, points_for, points_against, *_ = zip(*records)
+        unplayed = opponents.count(None)
+        byes = outcomes.count("B")
         match_points = sum(points)
-        bye_points = sum(p for o, p in zip(opponents, points) if o is None) if byes else 0
-        return cls(played=len(records) - byes, won=outcomes.count("W"), drawn=outcomes.count("D"),
+        unplayed_points = sum(p for o, p in zip(opponents, points) if o is None) if unplayed else 0
+        return cls(played=len(records) - unplayed, won=outcomes.count("W"), drawn=outcomes.count("D"),
                    lost=outcomes.count("L"), byes=byes, match_points=match_points,
-                   played_points=match_points - bye_points, games_won=sum(games_won),
-                   games_lost=sum(games_lost), points_for=sum(points_for), points_against=sum(points_against))
+                   played_points=match_points - unplayed_points, games_won=sum(games_won),
+                   games_lost=sum(games_lost), points_for=sum(points_for), points_against=sum(points_against),
+                   sit_outs=unplayed - byes)
 
 
 _by_round = attrgetter("round")
@@ -101,7 +127,11 @@ _by_round = attrgetter("round")
 
 @dataclass
 class Context:
-    """Everything the metrics read, precomputed once per standings computation."""
+    """Everything the metrics read, precomputed once per standings computation.
+
+    Keyed by competitor: a team, or a player in an individual event (``entry``), whose ``TeamInfo``
+    then carries the player's club and start number (as ``seed``, the final order of equal rows).
+    """
 
     teams: dict[int, TeamInfo]
     records: dict[int, list[MatchRecord]]
@@ -109,18 +139,19 @@ class Context:
     totals: dict[int, Totals] = field(default_factory=dict)
     score: dict[int, int] = field(default_factory=dict)
     adjusted: dict[int, int] = field(default_factory=dict)
-    opponents: dict[int, list[int]] = field(default_factory=dict)  # the teams met over the table, in round order
+    opponents: dict[int, list[int]] = field(default_factory=dict)  # the competitors met over the table, in round order
+    entry: str = "teams"  # "teams" or "individual": which metrics apply (``Metric.entries``)
 
     @classmethod
-    def build(cls, teams, results, settings: PointsSettings) -> Context:
-        """Index results by team (in round order), sum them, and compute each score and adjusted score."""
+    def build(cls, teams, results, settings: PointsSettings, *, entry: str = "teams") -> Context:
+        """Index results by competitor (in round order), sum them, and compute each score and adjusted score."""
         info = {t.team: t for t in teams}
         records: dict[int, list[MatchRecord]] = {t: [] for t in info}
         for r in results:
             recs = records.get(r.team)
             if recs is not None:
                 recs.append(r)
-        ctx = cls(info, records, settings)
+        ctx = cls(info, records, settings, entry=entry)
         for t in records:
             ctx._sum(t)
         return ctx
@@ -150,7 +181,10 @@ class Context:
         recs = self.records[team]
         recs.sort(key=_by_round)
         sums = self.totals[team] = Totals.of(recs)
-        self.opponents[team] = [r.opponent for r in recs if r.opponent is not None]
+        if self.entry == "teams":
+            self.opponents[team] = [r.opponent for r in recs if r.opponent is not None]
+        else:  # both players of the other side
+            self.opponents[team] = [o for r in recs for o in (r.opponent, r.opponent_2) if o is not None]
         self.score[team] = sums.match_points
         self.adjusted[team] = sums.played_points + self.unplayed(team) * self.settings.points_draw
 
@@ -158,8 +192,9 @@ class Context:
         return [r for r in self.records[team] if r.opponent is not None]
 
     def unplayed(self, team: int) -> int:
-        """Rounds without an opponent: byes and absences."""
-        return self.totals[team].byes + len(self.teams[team].absent_rounds)
+        """Rounds without an opponent: byes, sit-outs and absences."""
+        sums = self.totals[team]
+        return sums.byes + sums.sit_outs + len(self.teams[team].absent_rounds)
 
     def opponent_values(self, team: int) -> list[tuple[int, bool]]:
         """Buchholz contributions of every round: (value, is a voluntary unplayed round)."""
@@ -177,16 +212,19 @@ class Metric:
     higher_is_better: bool = True
     group: bool = False  # needs the tied group (direct encounter)
     label: str = ""
+    entries: frozenset[str] = frozenset(ENTRIES)  # the kinds of event it is defined for
 
 
 METRICS: dict[str, Metric] = {}
+TEAMS_ONLY = ("teams",)
 
 
-def metric(name: str, *, lower_is_better: bool = False, group: bool = False, label: str = ""):
+def metric(name: str, *, lower_is_better: bool = False, group: bool = False, label: str = "",
+           entries: tuple[str, ...] = ENTRIES):
     """Register a metric function under ``name``."""
 
     def register(fn):
-        METRICS[name] = Metric(name, fn, not lower_is_better, group, label or fn.__doc__ or name)
+        METRICS[name] = Metric(name, fn, not lower_is_better, group, label or fn.__doc__ or name, frozenset(entries))
         return fn
 
     return register
@@ -259,25 +297,25 @@ def points_diff(team: int, ctx: Context) -> int:
     return points_for(team, ctx) - points_against(team, ctx)
 
 
-@metric("buchholz")
+@metric("buchholz", entries=TEAMS_ONLY)
 def buchholz(team: int, ctx: Context) -> int:
     """Sum of the opponents' adjusted scores (own unplayed rounds: a dummy with the team's score)."""
     return sum(map(ctx.adjusted.__getitem__, ctx.opponents[team])) + ctx.unplayed(team) * ctx.score[team]
 
 
-@metric("buchholz_cut1")
+@metric("buchholz_cut1", entries=TEAMS_ONLY)
 def buchholz_cut1(team: int, ctx: Context) -> int:
     """Buchholz without the least significant value (voluntary unplayed rounds cut first)."""
     return _cut(ctx.opponent_values(team), 1)
 
 
-@metric("median_buchholz")
+@metric("median_buchholz", entries=TEAMS_ONLY)
 def median_buchholz(team: int, ctx: Context) -> int:
     """Buchholz without the lowest and the highest value."""
     return _cut(ctx.opponent_values(team), 1, 1)
 
 
-@metric("sonneborn_berger")
+@metric("sonneborn_berger", entries=TEAMS_ONLY)
 def sonneborn_berger(team: int, ctx: Context) -> int:
     """Sum over rounds of the opponent's adjusted score times the match points earned."""
     own = ctx.score[team]
@@ -299,7 +337,19 @@ def progressive(team: int, ctx: Context) -> int:
     return total
 
 
-@metric("direct_encounter", group=True)
+@metric("opponents_minus_partner")
+def opponents_minus_partner(team: int, ctx: Context) -> int:
+    """Sum over the matches of both opponents' points for minus the partner's (individual-doubles Buchholz)."""
+    # swissDouble's "opponents minus partners", on game points as issue 26 defines it: each player's
+    # ``points_for`` as its row shows it (a sit-out's house score included). A round sat out adds
+    # nothing (no partner, no opponent). A team has one opponent a match and no partner: the sum of
+    # its opponents' points for.
+    totals = ctx.totals
+    return (sum(totals[o].points_for for o in ctx.opponents[team])
+            - sum(totals[r.partner].points_for for r in ctx.records[team] if r.partner is not None))
+
+
+@metric("direct_encounter", group=True, entries=TEAMS_ONLY)
 def direct_encounter(team: int, ctx: Context, tied: frozenset[int] = frozenset()) -> int:
     """Match points scored against the other tied teams, if every pair of them has met (else 0)."""
     if len(tied) < 2 or team not in tied:

@@ -4,6 +4,8 @@ The teams are ordered by the tournament's metrics one after the other: the first
 them into groups of equal value, each group with more than one team is split by the next metric,
 and so on. A group metric (direct encounter) is evaluated on the group still tied when its turn
 comes. Teams equal on every metric share a rank; their rows follow the seed, then the team id.
+The players of an individual event are ranked by the same machinery (``ranked``), their start
+number as the seed (``tournaments.ranking.individual``).
 """
 
 from __future__ import annotations
@@ -14,10 +16,33 @@ from itertools import takewhile
 from math import lcm
 from operator import attrgetter
 
-from .metrics import DEFAULT_METRICS, METRICS, Context, MatchRecord, Metric, PointsSettings, TeamInfo, Totals
+from .metrics import (
+    DEFAULT_METRICS,
+    ENTRIES,
+    INDIVIDUAL_TIEBREAKS,
+    METRICS,
+    Context,
+    MatchRecord,
+    Metric,
+    PointsSettings,
+    TeamInfo,
+    Totals,
+)
 
-__all__ = ["StandingRow", "ClubRow", "compute_standings", "rank_standings", "club_standings", "resolve_metrics",
-           "Context", "MatchRecord", "TeamInfo", "PointsSettings"]
+__all__ = ["StandingRow", "ClubRow", "StandingsRefused", "compute_standings", "rank_standings", "ranked",
+           "club_standings", "resolve_metrics", "Context", "MatchRecord", "TeamInfo", "PointsSettings"]
+
+
+class StandingsRefused(ValueError):
+    """A refusal of the standings logic: a ``code`` and its ``params``, which the caller words.
+
+    A ValueError, as the callers of ``resolve_metrics`` have always caught; the message is for logs.
+    """
+
+    def __init__(self, code: str, message: str, **params):
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass(slots=True)
@@ -38,12 +63,27 @@ class ClubRow:
     percentage: float  # average of the teams' match-point percentages, 0-100, two decimals
 
 
-def resolve_metrics(names: Sequence[str] | None) -> list[Metric]:
-    """The metrics for a list of names (empty: the default order); unknown names raise ValueError."""
-    names = list(names or DEFAULT_METRICS)
+def resolve_metrics(names: Sequence[str] | None, *, entry: str = "teams") -> list[Metric]:
+    """The metrics for a list of names (empty: the default order of the kind of event).
+
+    Refused (``StandingsRefused``, a ValueError): an unknown name (``unknown_metrics``), or a metric
+    not defined for the kind of event (``team_only_metrics``: an individual event naming a metric of
+    team events, such as Buchholz or direct encounter).
+    """
+    if entry not in ENTRIES:
+        raise StandingsRefused("unknown_entry", f"unknown kind of event: {entry!r}", entry=entry, known=list(ENTRIES))
+    names = list(names or (DEFAULT_METRICS if entry == "teams" else INDIVIDUAL_TIEBREAKS))
     unknown = [n for n in names if n not in METRICS]
     if unknown:
-        raise ValueError(f"unknown standings metrics: {', '.join(unknown)}; known: {', '.join(sorted(METRICS))}")
+        raise StandingsRefused("unknown_metrics",
+                               f"unknown standings metrics: {', '.join(unknown)}; known: {', '.join(sorted(METRICS))}",
+                               unknown=unknown, known=sorted(METRICS))
+    refused = [n for n in names if entry not in METRICS[n].entries]
+    if refused:
+        usable = sorted(n for n, m in METRICS.items() if entry in m.entries)
+        raise StandingsRefused("team_only_metrics",
+                               f"standings metrics of team events only: {', '.join(refused)}; an {entry} event "
+                               f"has {', '.join(usable)}", metrics=refused, known=usable)
     return [METRICS[n] for n in names]
 
 
@@ -60,7 +100,17 @@ def compute_standings(
 
 def rank_standings(ctx: Context, metrics: Sequence[str] | None = None) -> list[StandingRow]:
     """Rank the teams of a built ``Context`` (see ``Context.replace`` to keep one up to date)."""
-    chosen = resolve_metrics(metrics)
+    totals = ctx.totals
+    return [StandingRow(*totals_fields(totals[t]), rank, position, tiebreaks, team=t)
+            for position, (t, rank, tiebreaks) in enumerate(ranked(ctx, metrics), start=1)]
+
+
+def ranked(ctx: Context, metrics: Sequence[str] | None = None) -> list[tuple[int, int, dict[str, int]]]:
+    """The competitors of a built ``Context`` in rank order, each as (id, rank, metric values by name).
+
+    The metrics are resolved for the context's kind of event (``resolve_metrics``).
+    """
+    chosen = resolve_metrics(metrics, entry=ctx.entry)
     values: dict[str, dict[int, int]] = {}
     for m in chosen:
         if not m.group:
@@ -74,14 +124,12 @@ def rank_standings(ctx: Context, metrics: Sequence[str] | None = None) -> list[S
 
     names = [m.name for m in chosen]
     columns = [values[name] for name in names]
-    totals = ctx.totals
-    rows: list[StandingRow] = []
+    out: list[tuple[int, int, dict[str, int]]] = []
     for tied in ordered:
-        rank = len(rows) + 1
+        rank = len(out) + 1
         for t in tied:
-            tiebreaks = dict(zip(names, [column[t] for column in columns]))
-            rows.append(StandingRow(*_totals(totals[t]), rank, len(rows) + 1, tiebreaks, team=t))
-    return rows
+            out.append((t, rank, dict(zip(names, [column[t] for column in columns]))))
+    return out
 
 
 def _refine(group: list[int], level: int, chosen: list[Metric], values: dict[str, dict[int, int]], ctx: Context,
@@ -127,7 +175,7 @@ def _seed(info: TeamInfo) -> int:
     return info.seed if info.seed is not None else 1 << 30
 
 
-_totals = attrgetter(*Totals.__slots__)  # a Totals' values in field order, for StandingRow's first arguments
+totals_fields = attrgetter(*Totals.__slots__)  # a Totals' values in field order, for StandingRow's first arguments
 
 
 def match_point_share(row: StandingRow, settings: PointsSettings) -> tuple[int, int] | None:
