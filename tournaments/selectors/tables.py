@@ -10,6 +10,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from tournaments.models import Game, Match, Round, Tournament
+from tournaments.selectors.seats import players_of_matches
 
 _JOINS = ("round", "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
 
@@ -36,18 +37,22 @@ def result_status(match: Match) -> str | None:
     return "final" if match.status == Match.Status.FINISHED else None
 
 
-def table_row(match: Match) -> dict:
-    """Return one table: the match with its teams and players named, games won and the current game's points."""
+def table_row(match: Match, players: dict | None = None) -> dict:
+    """Return one table: the match with its teams and players named, games won and the current game's points.
+
+    ``players``: the match's players when read for many (``seats.players_of_matches``); an individual event's
+    match needs them (its players are its seats), a team event's are its teams'.
+    """
     games = list(match.games.all())
     last = games[-1] if games else None
     return {
         "id": match.pk,
         "round": match.round.number,
         "table": match.table,
-        "bye": match.ew_id is None,
+        "bye": match.is_bye,
         "ns": _side(match.ns),
         "ew": _side(match.ew),
-        "players": {"ns": _players(match.ns), "ew": _players(match.ew)},
+        "players": players if players is not None else {"ns": _players(match.ns), "ew": _players(match.ew)},
         "status": match.status,
         "result_status": result_status(match),
         "winner": match.winner or None,
@@ -64,12 +69,14 @@ def round_tables(*, tournament: Tournament, number: int) -> dict | None:
     rnd = Round.objects.filter(tournament=tournament, number=number).only("id", "number", "status").first()
     if rnd is None:
         return None
-    matches = _matches().filter(round=rnd).order_by("table")
-    return {"number": rnd.number, "status": rnd.status, "tables": [table_row(m) for m in matches]}
+    matches = list(_matches().filter(round=rnd).order_by("table"))
+    players = players_of_matches(matches)
+    return {"number": rnd.number, "status": rnd.status, "tables": [table_row(m, players[m.pk]) for m in matches]}
 
 
 def live_tables(*, tournament: Tournament) -> dict:
     """Return the tournament's matches being played now (a hand entered, the match not finished), by round and table."""
-    matches = _matches().filter(round__tournament=tournament, status=Match.Status.PLAYING).order_by(
-        "round__number", "table")
-    return {"tables": [table_row(m) for m in matches]}
+    matches = list(_matches().filter(round__tournament=tournament, status=Match.Status.PLAYING).order_by(
+        "round__number", "table"))
+    players = players_of_matches(matches)
+    return {"tables": [table_row(m, players[m.pk]) for m in matches]}
