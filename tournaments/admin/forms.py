@@ -8,12 +8,13 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
+from tournaments.selectors.seats import match_players
 from tournaments.services.hand_data import FORM_FIELDS, engine_hands, game_settings, hand_fields, hand_from_fields
 from tournaments.vocabulary import OPTION_HELP, OPTION_LABELS, PENALTY_LABELS, card_name, suit_name, variant_name
 
@@ -25,7 +26,13 @@ BLANK = [("", "—")]
 
 
 def side_names(match) -> dict:
-    """Return each side's team name (``ns``, ``ew``) for a match."""
+    """Return each side's name (``ns``, ``ew``) for a match: its team's, or in an individual event the partnership
+    seated there ("An Peeters & Chris Wouters"), so a volunteer typing a paper sheet sees who is who."""
+    if match.ns_id is None and match.ew_id is None and match.pk:
+        players = match_players(match)
+        names = {side: [p["name"] for p in players.get(side, [])] for side in ("ns", "ew")}
+        return {side: (gettext("%(first)s & %(second)s") % {"first": pair[0], "second": pair[1]}
+                       if len(pair) == 2 else side.upper()) for side, pair in names.items()}
     return {"ns": match.ns.name if match.ns_id else "NS", "ew": match.ew.name if match.ew_id else "EW"}
 
 

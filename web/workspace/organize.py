@@ -24,7 +24,7 @@ from tournaments.services.tournaments import tournament_update
 from tournaments import vocabulary
 
 from .. import pages
-from . import event_words
+from . import event_words, exports_individual
 from .organize_common import organizer_view, refusal
 
 #: The status changes the dashboard offers: (from, to).
@@ -108,6 +108,9 @@ def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
 def export_results(request, tournament):
     """Every match as a CSV row: round, table, both teams with their clubs, games and points won, the result."""
     response, out = _csv_response(f"{tournament.slug}-results.csv")
+    if tournament.is_individual:  # a match's sides are the players seated there
+        exports_individual.results_rows(tournament, out)
+        return response
     out.writerow([_("Round"), _("Table"), _("Team 1"), _("Club 1"), _("Team 2"), _("Club 2"),
                   _("Games 1"), _("Games 2"), _("Points 1"), _("Points 2"), _("Status"), _("Result")])
     for m in tournament_results(tournament=tournament):
@@ -128,7 +131,11 @@ def export_results(request, tournament):
 @require_GET
 @organizer_view
 def export_standings(request, tournament):
-    """The standings as CSV: one row a team with every count and every tiebreak of the tournament."""
+    """The standings as CSV: one row a team (a player) with every count and every tiebreak of the tournament."""
+    if tournament.is_individual:
+        response, out = _csv_response(f"{tournament.slug}-standings.csv")
+        exports_individual.standings_rows(tournament, out)
+        return response
     data = standings_for(tournament)
     metrics = list(data["rows"][0]["tiebreaks"]) if data["rows"] else []
     response, out = _csv_response(f"{tournament.slug}-standings.csv")
