@@ -30,7 +30,7 @@ CODE_LENGTH = 6
 
 def _refuse_team_event(tournament: Tournament) -> None:
     if not tournament.is_individual:
-        raise ServiceError("entry_kind", "player", {"entry": tournament.entry})
+        raise ServiceError("entry_kind", "player", {"reason": "teams"})
 
 
 def entry_add_player(*, tournament: Tournament, player: Player, start_number: int | None = None,
@@ -46,7 +46,7 @@ def entry_add_player(*, tournament: Tournament, player: Player, start_number: in
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished")
         if player.retired:
-            raise Conflict("player_retired", "player", {"player": player.name})
+            raise ServiceError("player_retired", "player", {"player": player.name})
         existing = Entry.objects.filter(tournament=tournament, player=player).first()
         if existing is not None:
             code = "entry_withdrawn" if existing.withdrawn else "already_entered"
@@ -101,7 +101,7 @@ def kept_apart_add(*, tournament: Tournament, player_a: Player, player_b: Player
                    user=None) -> KeptApart:
     """Keep two entered players from ever sharing a table in the event's draws."""
     if player_a.pk == player_b.pk:
-        raise ServiceError("same_player", "player_b")
+        raise ServiceError("same_player", "player_b", {"reason": "kept_apart"})
     a, b = sorted((player_a.pk, player_b.pk))
     with transaction.atomic():
         tournament = tournament_locked(tournament)
