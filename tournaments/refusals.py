@@ -219,6 +219,7 @@ SENTENCES = {
     ("tournament_started", "start_numbers"): _("A round is drawn already: the start numbers can no longer change."),
     "round_not_last": _("Only the last round can be drawn again; round %(round)s is not the last."),
     "no_draw": _("Round %(round)s has no draw to check."),
+    "team_only_metrics": _("%(metrics)s rank teams only; an individual event ranks by %(known)s."),
     "too_few_players": _("A draw needs at least %(needed)s players; %(players)s are entered."),
     "format_for_entry": _("The format %(format)s does not suit this kind of event; choose one of %(known)s."),
     "match_length_incomplete": _("This match length needs %(field)s."),
@@ -297,7 +298,7 @@ CATALOGUE = {
     **{code: ("task", None) for code in ("not_found", "queue_unavailable", "error", "worker_lost", "not_started")},
     **{code: ("settings", 400) for code in (
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",
-        "format_for_entry", "match_length_incomplete", "sit_out_fixed_invalid",
+        "format_for_entry", "match_length_incomplete", "sit_out_fixed_invalid", "team_only_metrics",
         "min_value", "max_value", "null", "blank", "required", "invalid", "invalid_choice")},
     "integrity": ("api", 409), "out_of_range": ("api", 400), "too_large": ("api", 413),
     "too_many_fields": ("api", 400), "parse_error": ("api", 400), "invalid_cursor": ("api", 400),
