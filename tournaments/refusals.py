@@ -65,6 +65,11 @@ SENTENCES = {
     ("invalid_option", "minimum"): _("The option %(option)s must be at least %(minimum)s, not %(value)s."),
     ("invalid_option", "maximum"): _("The option %(option)s must be at most %(maximum)s, not %(value)s."),
     ("invalid_option", "choice"): _("The option %(option)s must be one of %(choices)s, not %(value)s."),
+    "options_inconsistent": _("These house options contradict each other."),
+    ("options_inconsistent", "deals_rounds"): _("%(rounds)s rounds are %(expected)s deals, not %(deals)s: give the "
+                                                "rounds or the deals, or both alike."),
+    ("options_inconsistent", "tiebreak_without_deals"): _("Tie-break deals (%(tiebreak_deals)s) need a game of a "
+                                                          "fixed number of deals: set the deals too."),
     # -- the rules engine: the checks of rules.md section 4 ----------------------------------------------
     "unknown_card": _("%(card)s is not a card of this variant's deck."),
     "trump_invalid": _("Choose a trump this variant allows."),
@@ -85,6 +90,8 @@ SENTENCES = {
     ("game_over", "game_decided"): _("This game is already decided: start the next game of the match."),
     ("game_over", "target_reached"): _("The game is already decided: %(ns_name)s %(ns)s, %(ew_name)s %(ew)s, "
                                        "with the target at %(target)s."),
+    ("game_over", "deals_played"): _("The game is over after %(deals_played)s deals: %(ns_name)s %(ns)s, "
+                                     "%(ew_name)s %(ew)s."),
     ("game_over", "match_decided"): _("The match is already decided: it has no further game."),
     ("game_over", "match_decided_before"): _("The match was decided before game %(game)s."),
     ("game_over", "bye"): _("A bye has no games to play."),
@@ -278,8 +285,8 @@ _MALFORMED = {"sides", "integer", "minimum", "string", "boolean", "seat", "suit"
 #: record), ``settings`` (a tournament's settings), ``api`` (api/exceptions.py). docs/refusals.md lists them.
 CATALOGUE = {
     **{code: ("engine", 400) for code in (
-        "invalid_input", "invalid_option", "unknown_card", "trump_invalid", "deck_invalid", "game_over",
-        "dealer_out_of_turn", "call_not_allowed", "penalty_not_allowed", "tricks_total", "points_total",
+        "invalid_input", "invalid_option", "options_inconsistent", "unknown_card", "trump_invalid", "deck_invalid",
+        "game_over", "dealer_out_of_turn", "call_not_allowed", "penalty_not_allowed", "tricks_total", "points_total",
         "points_impossible", "score_mismatch", "play_mismatch", "not_your_turn", "card_not_in_hand",
         "must_follow_suit", "must_beat", "must_trump", "must_overtrump", "no_undertrump", "malilla_discard")},
     **{code: ("service", 409) for code in (
