@@ -197,8 +197,12 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
                                         and e.start_number not in cycle.sitting_out)
             drawn = sorted((e for e in entries if e.start_number in seated or (
                 e.start_number in cycle.sitting_out and not e.withdrawn)), key=lambda e: e.start_number)
-    players = tuple(individual.DrawPlayer(number=e.start_number,
-                                          club=str(e.player.club_id) if e.player.club_id else None,
+    # Clubs by their first appearance in start-number order ("c1", "c2"...): the inputs name no database id.
+    clubs: dict[int, str] = {}
+    for e in sorted(entries, key=lambda e: e.start_number):
+        if e.player.club_id is not None and e.player.club_id not in clubs:
+            clubs[e.player.club_id] = f"c{len(clubs) + 1}"
+    players = tuple(individual.DrawPlayer(number=e.start_number, club=clubs.get(e.player.club_id),
                                           fixed_table=e.fixed_table) for e in drawn)
     inputs = individual.DrawInputs(
         format=tournament.format, round_number=number, players=players, seed=seed, history=history,
