@@ -45,8 +45,9 @@ def _side(seats: tuple | None) -> str:
 
 
 def describe(inputs: DrawInputs, result: DrawResult) -> str:
-    lines = [f"format {inputs.format}, round {inputs.round_number}, version {inputs.version}, "
-             f"seed {inputs.seed!r}, {len(inputs.players)} players"]
+    header = (f"format {inputs.format}, round {inputs.round_number}, version {inputs.version}, "
+              f"seed {inputs.seed!r}, {len(inputs.players)} players")
+    lines = [header]
     for table in result.tables:
         lines.append(f"table {table.table:4d}: {_side((table.ns, table.ew))}")
     lines.append(f"sitting out: {', '.join(str(p) for p in result.sitting_out) or 'nobody'}")
@@ -70,7 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the derived draw as JSON")
     args = parser.parse_args(argv)
     try:
-        text = sys.stdin.read() if args.path == "-" else open(args.path, encoding="utf-8").read()
+        if args.path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.path, encoding="utf-8") as source:
+                text = source.read()
         raw_inputs, raw_result = split(json.loads(text))
         inputs = DrawInputs.from_json(raw_inputs)
         published = None if raw_result is None else DrawResult.from_json(raw_result)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import rustworkx as rx
 
-from .bounds import lower_bound
+from .bounds import bound_method, lower_bound
 from .field import Field, club_bound, club_pairs, meetings, pairs_in
 from .inputs import DrawError, DrawnTable, DrawResult
 from .problem import Problem
@@ -74,6 +74,7 @@ def draw_swiss(field: Field) -> DrawResult:
         "repeated_partners": pairs_in([t.ns for t in drawn] + [t.ew for t in drawn], partners),
         "repeated_opponents": repeated,
         "opponents_lower_bound": lower_bound(bounded, repeated),
+        "bound": bound_method(bounded),
         "club_conflicts": club_pairs(field, groups),
         "club_conflicts_lower_bound": club_bound(field, playing, len(drawn)),
         "partner_floats": sum(1 for t in drawn for side in (t.ns, t.ew) if points[side[0]] != points[side[1]]),

@@ -21,7 +21,7 @@ began sit out until the next draw of tables.
 
 from __future__ import annotations
 
-from .bounds import lower_bound
+from .bounds import bound_method, lower_bound
 from .field import Field, club_bound, club_pairs, meetings, pairs_in, union
 from .inputs import DrawError, DrawnTable, DrawResult
 from .problem import Problem
@@ -188,6 +188,7 @@ def _report(field: Field, problem: Problem, before: list, cycle: dict, cycle_rou
         "repeated_partners": pairs_in(groups, partners),
         "repeated_opponents": opponents_repeated,
         "opponents_lower_bound": opponents_bound,
+        "bound": bound_method(problem),
         "club_conflicts": club_pairs(field, groups),
         "club_conflicts_lower_bound": club_bound(field, problem.players, len(groups)),
     }
