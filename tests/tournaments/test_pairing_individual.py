@@ -76,6 +76,17 @@ def test_a_kept_apart_pair_that_cannot_be_kept_apart(fmt):
     assert error.code == "constraint_unsatisfiable" and set(error.params["pair"]) < {1, 2, 3}
 
 
+@pytest.mark.parametrize("fmt", ["tables", "swiss"])
+@pytest.mark.parametrize("seed", ["a", "b", "c"])
+def test_a_player_kept_apart_from_all_but_three_sits_with_those_three(fmt, seed):
+    apart = tuple((1, p) for p in range(2, 14))
+    result = draw(inputs(fmt, 1, range(1, 17), kept_apart=apart, seed=seed))
+    table = next(t for t in result.tables if 1 in (*t.ns, *t.ew))
+    assert {*table.ns, *table.ew} == {1, 14, 15, 16}
+    error = refusal(inputs(fmt, 1, range(1, 17), kept_apart=(*apart, (1, 14)), seed=seed))
+    assert error.code == "constraint_unsatisfiable" and error.params["pair"][0] == 1
+
+
 def test_swiss_refuses_a_round_with_no_new_partnership():
     history = []
     for rnd in (1, 2, 3):  # four players partner each of the other three once

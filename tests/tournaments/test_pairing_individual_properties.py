@@ -6,6 +6,7 @@ of their tables, no repeated partnership in swiss, the tables rotation inside ea
 counts true and never below its lower bound, and the same inputs giving the same draw.
 """
 
+import random
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -132,3 +133,20 @@ def test_the_seed_and_only_the_seed_changes_the_draw(n, fmt, seed):
     assert one == draw(inputs(fmt, 1, range(1, n + 1), seed=f"a{seed}")).to_json()
     others = [draw(inputs(fmt, 1, range(1, n + 1), seed=f"b{seed}-{k}")).to_json() for k in range(3)]
     assert any(other["tables"] != one["tables"] for other in others)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fmt=st.sampled_from(["tables", "swiss"]), t=st.integers(1, 12), seed=st.integers(0, 10**6),
+       density=st.floats(0, 0.8))
+def test_dense_kept_apart_pairs_around_a_possible_draw_are_all_kept_apart(fmt, t, seed, density):
+    """Kept-apart pairs drawn around a planted seating (so that a draw exists): the draw finds one."""
+    rng = random.Random(seed)
+    numbers = list(range(1, 4 * t + 1))
+    rng.shuffle(numbers)
+    planted = {p: k // 4 for k, p in enumerate(numbers)}
+    apart = tuple((a, b) for a in range(1, 4 * t + 1) for b in range(a + 1, 4 * t + 1)
+                  if planted[a] != planted[b] and rng.random() < density)
+    result = draw(inputs(fmt, 1, range(1, 4 * t + 1), kept_apart=apart, seed=str(seed)))
+    for table in result.tables:
+        four = {*table.ns, *table.ew}
+        assert not [pair for pair in apart if set(pair) <= four]

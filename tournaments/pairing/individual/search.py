@@ -226,7 +226,10 @@ class GroupSearch:
 
     def cost(self, group: list[int]) -> int:
         primary = self.p.primary(group)
-        return self.forbidden if primary is None else primary
+        if primary is not None:
+            return primary
+        hard = self.p.hard  # forbidden: the more kept-apart pairs, the worse (a slope for the swaps)
+        return self.forbidden * (1 + sum(1 for a in group for b in group if b in hard[a]))
 
     def total(self) -> int:
         return sum(self.cost(g) for g in self.groups)

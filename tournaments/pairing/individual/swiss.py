@@ -11,13 +11,16 @@ Up to 12 players the draw is the best of every seating (exhaustive, ``search.exa
    the same score group, different clubs, and the neighbour in the shuffled list (so a score group of
    players who never partnered is simply taken two by two);
 2. tables: the partnerships by combined score (match points, games won, points for) are paired by a second
-   matching that prefers, in order, no repeated opponents, close combined scores, different clubs, and
-   neighbours in that order; it starts from the nearest 8 on each side and opens a partnership's whole row
-   when it is left unpaired or with a repeated opponent;
+   matching that prefers, in order, no kept-apart pair, no repeated opponents, close combined scores,
+   different clubs, and neighbours in that order; it starts from the nearest 8 on each side and opens a
+   partnership's whole row when it is left unpaired, with a repeated opponent or a kept-apart pair;
 3. a table still with a repeated opponent is re-seated with each other table in turn, the eight players
    in their best seating (both partnerships may change), when that lowers the repeated opponents; then,
-   up to 400 players, swaps of two players between tables and seeded restarts (``search.GroupSearch``)
-   while the repeated opponents fall and stay above the lower bound (``bounds.py``).
+   up to 400 players (at any size while a kept-apart pair shares a table), swaps of two players between
+   tables and seeded restarts (``search.GroupSearch``) while the repeated opponents fall and stay above
+   the lower bound (``bounds.py``). A kept-apart pair still at one table then refuses the round
+   (``constraint_unsatisfiable``); a partnering that even step 1 cannot find refuses it too, and that is
+   proven (every draw contains one).
 
 At a table, the partnership with a fixed player, else the better ranked one, sits N-S; N is the fixed
 player or the better ranked partner. Tables are numbered in standings order, fixed tables kept.
@@ -35,16 +38,16 @@ from .search import EXACT_MAX_PLAYERS, GroupSearch, exact, reoptimize_pairs
 
 WINDOW = 8
 ROW_ROUNDS = 3
-FULL_GRAPH_PARTNERSHIPS = 600
 PAIR_BUDGET = 400_000
 SEARCH_MAX_PLAYERS = 400
 SEARCH_BUDGET = 400_000
 KICK_PLAYERS = 10_000
+RESCUE_KICKS = 2_000  # when a kept-apart pair still shares a table: many more restarts before refusing
 
 
 def draw_swiss(field: Field) -> DrawResult:
     sitting_out = field.choose_sitting_out(len(field.numbers) % 4)
-    playing = [n for n in field.numbers if n not in set(sitting_out)]
+    playing = [n for n in field.numbers if n not in sitting_out]
     partners, opponents = meetings(field.history)
     points = {n: field.score[n][0] for n in playing}
     problem = Problem(kind="swiss", players=field.shuffled("order", playing), counted=opponents, hard=field.hard,
@@ -111,17 +114,25 @@ def _search(field: Field, problem: Problem, rank: dict[int, int], bounded: Probl
         cost, best = problem.group(table)
         arranged.append(best if cost // problem.unit < _repeats(problem, table) else table)
     groups = [list(t) for t in arranged]
-    reoptimize_pairs(problem, groups, bad=lambda g: (problem.primary(g) or 0) > 0,
+    reoptimize_pairs(problem, groups, bad=lambda g: problem.primary(g) != 0,
                      better=lambda _o, _n, old, new: _primary(problem, new) < _primary(problem, old),
                      pinned=False, budget=PAIR_BUDGET)
     repeated = _primary(problem, groups)
-    if repeated and problem.n <= SEARCH_MAX_PLAYERS:
+    forbidden = any(problem.primary(g) is None for g in groups)
+    if forbidden or (repeated and problem.n <= SEARCH_MAX_PLAYERS):
         floor = lower_bound(bounded, repeated)
         if repeated > floor:  # swaps and seeded restarts until no draw could do better, or the counts run out
             search = GroupSearch(problem, groups, field.rng("search"))
             search.kick(KICK_PLAYERS // problem.n, search.descend(SEARCH_BUDGET), floor)
-            if search.total() < repeated:
+            if any(problem.primary(g) is None for g in search.groups):  # rare: many kept-apart pairs
+                search.kick(RESCUE_KICKS, SEARCH_BUDGET * RESCUE_KICKS, floor)
+            if search.total() < _primary(problem, groups):
                 groups = search.groups
+    for g in groups:
+        if problem.primary(g) is None:  # a kept-apart pair (or two fixed players) the search could not part
+            pairs = sorted(sorted((problem.players[a], problem.players[b])) for a in g for b in g
+                           if b in problem.hard[a])
+            raise DrawError("constraint_unsatisfiable", {"pair": pairs[0] if pairs else []})
     kept = {tuple(sorted(t)): t for t in arranged}
     return [kept.get(tuple(sorted(g))) or problem.group(g)[1] for g in groups]
 
@@ -167,9 +178,21 @@ def _partners(field: Field, problem: Problem, index: dict[int, int]) -> list[tup
         if 2 * len(matching) == n:
             return [(index[line[i]], index[line[j]]) for i, j in matching]
         if width is None:
-            matched = {v for pair in matching for v in pair}
-            raise DrawError("no_partnership_left", {"players": sorted(line[i] for i in range(n) if i not in matched)})
+            raise _no_partners(problem, line, index, matching)
         width = None if 4 * width >= n else 2 * width
+
+
+def _no_partners(problem: Problem, line: list[int], index: dict[int, int], matching: list) -> DrawError:
+    """No perfect partnering: because of earlier partnerships alone, or of a kept-apart pair."""
+    n = len(line)
+    loose = [(i, j, 1) for i in range(n) for j in range(i + 1, n)
+             if index[line[j]] not in problem.partners[index[line[i]]]]
+    if 2 * len(_match(n, loose)) == n:
+        pairs = sorted(sorted((line[i], line[j])) for i in range(n) for j in range(i + 1, n)
+                       if index[line[j]] in problem.hard[index[line[i]]])
+        return DrawError("constraint_unsatisfiable", {"pair": pairs[0]})
+    matched = {v for pair in matching for v in pair}
+    return DrawError("no_partnership_left", {"players": sorted(line[i] for i in range(n) if i not in matched)})
 
 
 def _tables(field: Field, problem: Problem, rank: dict[int, int],
@@ -189,17 +212,21 @@ def _tables(field: Field, problem: Problem, rank: dict[int, int],
     k_club = m * m + 1
     k_score = k_club * (2 * m + 1)
     k_repeat = k_score * (spread * spread * m + 1)
-    big = k_repeat * 5 + k_score * (spread * spread + 1) + 4 * k_club + m + 1
+    k_hard = k_repeat * (2 * m + 1)
+    big = k_hard * 5
     hard, counted = problem.hard, problem.counted
 
-    def edge(i: int, j: int) -> tuple[int, int, int] | None:
+    def apart(i: int, j: int) -> int:
         (a, b), (c, d) = line[i], line[j]
-        if c in hard[a] or d in hard[a] or c in hard[b] or d in hard[b]:
-            return None
+        return (c in hard[a]) + (d in hard[a]) + (c in hard[b]) + (d in hard[b])
+
+    def edge(i: int, j: int) -> tuple[int, int, int]:
+        (a, b), (c, d) = line[i], line[j]
         repeats = (c in counted[a]) + (d in counted[a]) + (c in counted[b]) + (d in counted[b])
         clubs = (problem.club_pair(a, c) + problem.club_pair(a, d) + problem.club_pair(b, c)
                  + problem.club_pair(b, d))
-        cost = repeats * k_repeat + (mp[i] - mp[j]) ** 2 * k_score + clubs * k_club + (j - i)
+        cost = (apart(i, j) * k_hard + repeats * k_repeat + (mp[i] - mp[j]) ** 2 * k_score + clubs * k_club
+                + (j - i))
         return (i, j, big - cost)
 
     def attempt(rows: set[int] | None) -> list[tuple[int, int]]:
@@ -209,25 +236,19 @@ def _tables(field: Field, problem: Problem, rank: dict[int, int],
             pairs.update((i, j) for j in ends)
         for i in sorted(rows or ()):
             pairs.update((j, i) for j in range(i))
-        return _match(m, [e for e in (edge(i, j) for i, j in sorted(pairs)) if e is not None])
+        return _match(m, [edge(i, j) for i, j in sorted(pairs)])
 
     rows: set[int] = set()
     for _ in range(ROW_ROUNDS + 1):
         matching = attempt(rows)
         matched = {v for pair in matching for v in pair}
-        worse = {v for i, j in matching if _repeats(problem, (*line[i], *line[j])) for v in (i, j)}
+        worse = {v for i, j in matching if _repeats(problem, (*line[i], *line[j])) or apart(i, j) for v in (i, j)}
         worse |= {v for v in range(m) if v not in matched}
         if not worse - rows:
             break
         rows |= worse
-    if 2 * len(matching) != m and m <= FULL_GRAPH_PARTNERSHIPS:
+    if 2 * len(matching) != m:  # a window left someone out: the whole graph always pairs everyone
         matching = attempt(None)
-        matched = {v for pair in matching for v in pair}
-    if 2 * len(matching) != m:
-        couple = line[min(set(range(m)) - matched)]
-        mates = sorted(players[b] for a in couple for b in hard[a])
-        raise DrawError("constraint_unsatisfiable", {"pair": sorted([players[couple[0]], mates[0]]) if mates
-                                                     else [players[couple[0]]]})
     return [(*line[i], *line[j]) for i, j in matching]
 
 

@@ -32,6 +32,7 @@ ROTATION = {1: (0, 1, 2, 3), 2: (0, 2, 1, 3), 3: (0, 3, 1, 2)}
 SWAP_BUDGET = 2_000_000
 KICK_PLAYERS = 10_000  # seeded restarts: about this many divided by the players, when conflicts remain
 PAIR_BUDGET = 200_000
+RESCUE_KICKS = 2_000
 
 
 def draw_tables(field: Field) -> DrawResult:
@@ -82,7 +83,10 @@ def _new_cycle(field: Field, before: list) -> tuple[dict[int, tuple[int, int, in
         cost = search.total()
         if cost > 0:  # restarts until the cost meets a lower bound (then nothing better exists)
             met = lower_bound(bounded, cost // problem.unit)
-            search.kick(KICK_PLAYERS // problem.n, budget, met * problem.unit + club_bound(field, playing, problem.t))
+            floor = met * problem.unit + club_bound(field, playing, problem.t)
+            search.kick(KICK_PLAYERS // problem.n, budget, floor)
+            if search.total() >= problem.big:  # rare: many kept-apart pairs; many more restarts before refusing
+                search.kick(RESCUE_KICKS, SWAP_BUDGET * RESCUE_KICKS, floor)
         groups = search.groups
         reoptimize_pairs(problem, groups, bad=lambda g: problem.group(g)[0] > 0,
                          better=lambda old, new, _o, _n: new < old, pinned=True, budget=PAIR_BUDGET)
