@@ -53,7 +53,7 @@ class Problem:
             self.unit = self.score_unit * (6 * spread * spread * t + 1)
             self.big = self.unit * (4 * t + 1)
         self._cache: dict[tuple[int, ...], tuple[int, tuple[int, int, int, int]]] = {}
-        self.bounds: dict[int | None, int] = {}  # lower bounds found, by the count they aimed at (bounds.py)
+        self.bounds: dict[None, int] = {}  # the lower bound, once found (bounds.py)
 
     def club_pair(self, i: int, j: int) -> bool:
         return self.club[i] is not None and self.club[i] == self.club[j]

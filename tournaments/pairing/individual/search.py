@@ -14,6 +14,7 @@ from .problem import Problem
 #: Up to this many players the draw is exhaustive (5,775 partitions of twelve): it is the optimum.
 EXACT_MAX_PLAYERS = 12
 MATRIX_MAX_PLAYERS = 300
+PATIENCE = 50  # swiss restarts stop after this many (or a quarter of their count) without a better draw
 
 
 def exact(problem: Problem) -> tuple[list[tuple[int, ...]], int]:
@@ -223,13 +224,18 @@ class GroupSearch:
         self.rng = rng
         self.groups = [list(g) for g in groups]
         self.forbidden = 4 * problem.t + 1
+        self._costs: dict[tuple[int, ...], int] = {}
 
     def cost(self, group: list[int]) -> int:
-        primary = self.p.primary(group)
-        if primary is not None:
-            return primary
-        hard = self.p.hard  # forbidden: the more kept-apart pairs, the worse (a slope for the swaps)
-        return self.forbidden * (1 + sum(1 for a in group for b in group if b in hard[a]))
+        key = tuple(sorted(group))
+        found = self._costs.get(key)
+        if found is None:
+            primary = self.p.primary(key)
+            if primary is None:  # forbidden: the more kept-apart pairs, the worse (a slope for the swaps)
+                hard = self.p.hard
+                primary = self.forbidden * (1 + sum(1 for a in key for b in key if b in hard[a]))
+            found = self._costs[key] = primary
+        return found
 
     def total(self) -> int:
         return sum(self.cost(g) for g in self.groups)
@@ -269,11 +275,14 @@ class GroupSearch:
         return False
 
     def kick(self, kicks: int, budget: int, floor: int = 0) -> None:
+        """Seeded swaps then descents, as ``TableSearch.kick``; they also stop after ``PATIENCE`` restarts (or a
+        quarter of ``kicks``) in a row without a better draw, a swiss table's cost being dearer to compute."""
         best = self.total()
         saved = [list(g) for g in self.groups]
         t = len(self.groups)
+        idle = 0
         for _ in range(kicks):
-            if best <= floor or budget <= 0 or t < 2:
+            if best <= floor or budget <= 0 or t < 2 or idle > max(PATIENCE, kicks // 4):
                 break
             bad = [g for g in range(t) if self.cost(self.groups[g]) > 0]
             g = self.rng.choice(bad)
@@ -283,6 +292,7 @@ class GroupSearch:
             self.groups[g][a], self.groups[h][b] = self.groups[h][b], self.groups[g][a]
             budget = self.descend(budget)
             total = self.total()
+            idle = 0 if total < best else idle + 1
             if total <= best:
                 best, saved = total, [list(x) for x in self.groups]
             else:
