@@ -142,3 +142,12 @@ def test_larger_fields_keep_a_valid_bound():
         assert refusal is None
         report = drawn[-1][1].report
         assert 0 < report["opponents_lower_bound"] <= report["repeated_opponents"]
+
+
+def test_the_three_rounds_of_a_cycle_report_the_same_figures():
+    drawn, _ = run("tables", 20, 18, seed=3)
+    keys = ("repeated_meetings", "meetings_lower_bound", "repeated_opponents", "opponents_lower_bound", "bound")
+    for start in range(0, 18, 3):
+        figures = [tuple(result.report[k] for k in keys) for _, result in drawn[start:start + 3]]
+        assert figures[0] == figures[1] == figures[2]
+    assert drawn[-1][1].report["opponents_lower_bound"] > 0
