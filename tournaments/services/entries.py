@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from tournaments.models import Club, Entry, ForbiddenPair, KeptApart, Player, Round, RoundSeat, Team, Tournament
 from tournaments.services.clubs import player_create, team_create
+from tournaments.services.draws import entry_add_player
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.rounds import entry_add_late
 
@@ -106,8 +107,6 @@ def entry_create_with_player(*, tournament: Tournament, name: str, club: Club | 
     """Enter a player typed by name in an individual event, all or nothing: the active player of that name in
     ``club`` (no club: among the players of none) if there is one, else a new one (``player_create``); the entry
     follows ``entry_add_player``'s rules (the next start number, a late entry joining at the next draw)."""
-    from tournaments.services.draws import entry_add_player
-
     with transaction.atomic():
         clean = " ".join(str(name or "").split())
         existing = (Player.objects.filter(club=club, name__iexact=clean, retired=False).order_by("pk").first()

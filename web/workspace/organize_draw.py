@@ -21,6 +21,7 @@ from tournaments import vocabulary
 from tournaments.models import Entry, Match, Round, RoundSeat
 from tournaments.selectors.clock import NOT_STARTED, OVER, PAUSED, RUNNING, round_clock
 from tournaments.services import clock as clock_services
+from tournaments.services.draws import round_redraw
 from tournaments.services.errors import ServiceError
 
 from . import event_words
@@ -138,8 +139,6 @@ def _round_or_404(tournament, number: int) -> Round:
 @organizer_view
 def round_redraw_view(request, tournament, number):
     """Draw the round again with a new seed (before it is played); the earlier draws stay, each with its seed."""
-    from tournaments.services.draws import round_redraw
-
     rnd = _round_or_404(tournament, number)
     try:
         rnd = round_redraw(round=rnd, user=request.user)

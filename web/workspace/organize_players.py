@@ -4,8 +4,7 @@ and fixed tables, the pairs kept apart, and a withdrawal said in words under the
 
 Every write is a service's: ``services.draws`` (a player entered, start numbers, kept-apart pairs),
 ``services.entries`` (a player typed new, a fixed table or a reserve flag changed, an entry removed before the
-first draw) and ``services.rounds.entry_withdraw``. ``services.draws`` is imported where it is used, as
-``services.rounds`` imports it (it loads the pure draw).
+first draw) and ``services.rounds.entry_withdraw``.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from tournaments.selectors.individual_entries import (
     player_entries,
     player_search,
 )
+from tournaments.services.draws import entry_add_player, entry_numbers_set, kept_apart_add, kept_apart_remove
 from tournaments.services.entries import entry_create_with_player, entry_player_set
 from tournaments.services.errors import ServiceError
 
@@ -91,8 +91,6 @@ def players_page(request, tournament, *, new_player=None, error=None, status=200
 @organizer_view
 def player_enter(request, tournament):
     """Enter a player found by the search (after the first draw: a late entry, drawn from the next draw on)."""
-    from tournaments.services.draws import entry_add_player
-
     player = get_object_or_404(Player, pk=_int(request.POST.get("player")))
     try:
         entry = entry_add_player(tournament=tournament, player=player, reserve=request.POST.get("reserve") == "1",
@@ -132,8 +130,6 @@ def player_new(request, tournament):
 @organizer_view
 def player_numbers(request, tournament):
     """Save the start numbers typed in the list's page (before the first draw: then they are the draw's inputs)."""
-    from tournaments.services.draws import entry_numbers_set
-
     numbers = {}
     for entry_id in Entry.objects.filter(tournament=tournament).values_list("pk", flat=True):
         raw = request.POST.get(f"number-{entry_id}")
@@ -177,8 +173,6 @@ def player_set(request, tournament, entry_id):
 @organizer_view
 def kept_apart_add_view(request, tournament):
     """Keep two entered players (given by start number) from ever sharing a table."""
-    from tournaments.services.draws import kept_apart_add
-
     a, b = request.POST.get("a", ""), request.POST.get("b", "")
     numbers = {n: Entry.objects.filter(tournament=tournament, start_number=_int(n) or 0, player__isnull=False)
                .select_related("player").first() for n in (a, b)}
@@ -201,8 +195,6 @@ def kept_apart_add_view(request, tournament):
 @organizer_view
 def kept_apart_remove_view(request, tournament, pair_id):
     """Let two players share a table again in later draws."""
-    from tournaments.services.draws import kept_apart_remove
-
     pair = get_object_or_404(KeptApart.objects.select_related("tournament", "player_a", "player_b"), pk=pair_id,
                              tournament=tournament)
     kept_apart_remove(pair=pair, user=request.user)

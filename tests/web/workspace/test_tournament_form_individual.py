@@ -85,7 +85,7 @@ def test_refusals_show_on_their_fields(client, organizer, change, field, code):
 def test_refusals_are_in_the_users_language(client, organizer):
     answer = client.post(reverse("ws:tournament-new"), individual(format="knockout"), HTTP_ACCEPT_LANGUAGE="nl")
     message = answer.context["form"].errors["format"][0]
-    assert "format_for_entry" not in message  # a sentence, not the code
+    assert message.startswith("Het formaat knockout")  # Dutch, from the code's sentence
 
 
 def test_the_entry_kind_is_fixed_once_someone_is_entered(client, organizer):
