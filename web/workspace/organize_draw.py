@@ -72,16 +72,16 @@ def _report(result: dict) -> list[str]:
     report = (result or {}).get("report") or {}
     lines = []
     if "repeated_partners" in report:
-        lines.append(_("Partners who played together before: %(n)s.") % {"n": report["repeated_partners"]})
+        lines.append(_("Pairs of partners who partnered before: %(n)s.") % {"n": report["repeated_partners"]})
     if "repeated_opponents" in report:
-        lines.append(_("Opponents who met before: %(n)s (no draw of these players could have fewer than "
-                       "%(bound)s).") % {"n": report["repeated_opponents"],
-                                         "bound": report.get("opponents_lower_bound", 0)})
+        lines.append(_("Pairs of opponents who were opponents before: %(n)s (no draw of these players could "
+                       "have fewer than %(bound)s).") % {"n": report["repeated_opponents"],
+                                                         "bound": report.get("opponents_lower_bound", 0)})
     if "repeated_meetings" in report:
-        lines.append(_("Players at one table who met before: %(n)s (at least %(bound)s).") % {
+        lines.append(_("Pairs at one table who met before: %(n)s (no draw could have fewer than %(bound)s).") % {
             "n": report["repeated_meetings"], "bound": report.get("meetings_lower_bound", 0)})
     if "club_conflicts" in report:
-        lines.append(_("Players of one club at one table: %(n)s (at least %(bound)s).") % {
+        lines.append(_("Pairs of one club at one table: %(n)s (no draw could have fewer than %(bound)s).") % {
             "n": report["club_conflicts"], "bound": report.get("club_conflicts_lower_bound", 0)})
     if report.get("sitting_out"):
         lines.append(_("Sitting out: %(n)s (nobody sits out twice before everyone has once).") % {
