@@ -126,7 +126,7 @@ def entry_player_set(*, entry: Entry, fixed_table: int | None, reserve: bool, us
     with transaction.atomic():
         tournament = _locked(entry.tournament)
         if not tournament.is_individual:
-            raise ServiceError("entry_kind", "player", {"entry": tournament.entry})
+            raise ServiceError("entry_kind", "player", {"reason": "teams"})
         entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
         if entry.withdrawn:
             raise Conflict("already_withdrawn", None, {"team": entry.player.name})

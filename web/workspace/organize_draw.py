@@ -9,6 +9,7 @@ Writes are ``services.draws.round_redraw`` and ``services.clock``; the clock's t
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import BadRequest
 from django.db.models import Count
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -174,7 +175,7 @@ def round_clock_view(request, tournament, number):
             clock_services.round_clock_end(round=rnd, user=request.user)
             done = _("The round's time is up.")
         else:
-            raise ServiceError("invalid_input", "action", {"reason": "choice", "value": action})
+            raise BadRequest(f"action: {action[:20]!r} is none of the clock's")
     except ServiceError as exc:
         messages.error(request, refusal(exc.code, params=exc.params))
     else:

@@ -49,9 +49,9 @@ MATCH_REQUESTS = (180, 60)
 class CodeRefused(Exception):
     """A request the table's code does not allow (or not now): its words, its HTTP status and a code for scripts."""
 
-    def __init__(self, code: str, message: str, status: int, retry: int | None = None):
+    def __init__(self, code: str, words: str, status: int, retry: int | None = None):
         super().__init__(code)
-        self.code, self.message, self.status, self.retry = code, message, status, retry
+        self.code, self.words, self.status, self.retry = code, words, status, retry
 
 
 # --------------------------------------------------------------------------- the phone's id and its codes
@@ -155,7 +155,7 @@ def table_code(request, slug):
         try:
             match = _accept(tournament, device, code)
         except CodeRefused as exc:
-            error, status, retry = exc.message, exc.status, exc.retry
+            error, status, retry = exc.words, exc.status, exc.retry
         else:
             response = redirect("ws:table-match", tournament.slug, match.pk)
             grants = [g for g in _grants(request) if g["m"] != match.pk]
@@ -232,15 +232,15 @@ def _door(request, slug, match_id) -> core.Door:
 
 def _page_refused(request, slug, exc: CodeRefused):
     response = render(request, "web/workspace/entry/table_refused.html", {
-        "tournament": _tournament_or_404(slug), "error": exc.message}, status=exc.status)
+        "tournament": _tournament_or_404(slug), "error": exc.words}, status=exc.status)
     if exc.retry:
         response["Retry-After"] = str(exc.retry)
     return response
 
 
 def _json_refused(exc: CodeRefused) -> JsonResponse:
-    response = JsonResponse({"refusals": [{"code": exc.code, "field": "", "attr": None, "message": exc.message,
-                                           "detail": exc.message}]}, status=exc.status)
+    response = JsonResponse({"refusals": [{"code": exc.code, "field": "", "attr": None, "message": exc.words,
+                                           "detail": exc.words}]}, status=exc.status)
     if exc.retry:
         response["Retry-After"] = str(exc.retry)
     return response

@@ -124,7 +124,9 @@ def test_a_player_drawn_once_stays_a_player(client, event):
     an = entry_of(event, "An Peeters")
     page = client.post(reverse("ws:player-set", args=[event.slug, an.pk]), {"reserve": "1"}, follow=True)
     an.refresh_from_db()
-    assert not an.reserve and 'class="msg msg-error"' in page.content.decode()
+    assert not an.reserve
+    assert "An Peeters has been drawn to a round already: whether they are a reserve can no longer change." in (
+        page.content.decode())
     client.post(reverse("ws:player-set", args=[event.slug, an.pk]), {"fixed_table": "2"})
     an.refresh_from_db()
     assert an.fixed_table == 2  # mobility may change for the next draws
