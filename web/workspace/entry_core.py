@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import vocabulary
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Match
+from tournaments.query_text import refuse_null_characters
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hand_data import hand_form_changes
@@ -276,7 +277,8 @@ def correct_page(request, door: Door):
     values, errors, general = logic.form_values(hand), {}, []
     if request.method == "POST":
         values = request.POST
-        reason = " ".join(request.POST.get("reason", "").split())  # kept in the hand's history: required
+        # Kept in the hand's history: required, and refused (400) with a null character the database cannot keep.
+        reason = " ".join(refuse_null_characters(request.POST.get("reason", ""), "reason").split())
         if not reason or len(reason) > CORRECTION_REASON_MAX:
             errors["reason"] = _("Say why the hand is corrected, in at most %(max)s characters: it is kept in the "
                                  "hand's history.") % {"max": CORRECTION_REASON_MAX}

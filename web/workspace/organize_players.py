@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Club, Entry, KeptApart, Player, Round
-from tournaments.query_text import search_text
+from tournaments.query_text import refuse_null_characters, search_text
 from tournaments.selectors.individual_entries import (
     free_reserves,
     kept_apart_pairs,
@@ -114,7 +114,8 @@ def player_new(request, tournament):
         fixed_table = _int(table) if table else None
         if table and fixed_table is None:
             raise ServiceError("fixed_table", "fixed_table", {"value": table})
-        entry = entry_create_with_player(tournament=tournament, name=request.POST.get("name", ""), club=club,
+        entry = entry_create_with_player(tournament=tournament, club=club,
+                                         name=refuse_null_characters(request.POST.get("name", ""), "name"),
                                          fixed_table=fixed_table, reserve=request.POST.get("reserve") == "1",
                                          user=request.user)
     except ServiceError as exc:
@@ -182,7 +183,8 @@ def kept_apart_add_view(request, tournament):
         return _back(tournament, "kept-apart")
     try:
         kept_apart_add(tournament=tournament, player_a=numbers[a].player, player_b=numbers[b].player,
-                       reason=request.POST.get("reason", "").strip(), user=request.user)
+                       reason=refuse_null_characters(request.POST.get("reason", ""), "reason").strip(),
+                       user=request.user)
     except ServiceError as exc:
         _refused(request, exc)
     else:

@@ -198,3 +198,11 @@ def test_another_organizer_gets_404_on_every_action(client, event):
         assert client.post(url, {"name": "X", "player": Player.objects.first().pk, "a": 1, "b": 2}).status_code == 404
     assert client.get(entries_url(other)).status_code == 404
     assert other.entries.count() == 4 and KeptApart.objects.filter(pk=pair.pk).exists()
+
+
+def test_a_null_character_is_refused_at_the_door(client, event):
+    assert client.post(reverse("ws:player-new", args=[event.slug]), {"name": "Mia\x00"}).status_code == 400
+    assert client.post(reverse("ws:kept-apart-add", args=[event.slug]),
+                       {"a": "1", "b": "2", "reason": "x\x00"}).status_code == 400
+    assert client.get(entries_url(event, find="a%00")).status_code == 400
+    assert Entry.objects.filter(tournament=event).count() == 22 and not KeptApart.objects.exists()

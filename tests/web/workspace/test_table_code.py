@@ -220,3 +220,17 @@ def test_a_correction_and_a_deletion_through_the_code(client, event):
             "reason": "points swapped"}
     assert client.post(correct, form).status_code == 302
     assert Hand.objects.get(game__match=match).points_ns == 20
+
+
+def test_hostile_input_through_the_code_is_refused_without_a_trace(client, event):
+    match = Match.objects.get(round__tournament=event, table=1)
+    assert open_table(client, event, "ACD\x00347").status_code == 302  # the code is read as its letters
+    send(client, event, match)
+    correct = reverse("ws:table-correct", args=[event.slug, match.pk])
+    form = {"dealer": "N", "trump": "H", "tricks_ns": 3, "tricks_ew": 5, "points_ns": 20, "points_ew": 40,
+            "reason": "typo\x00"}
+    assert client.post(correct, form).status_code == 400
+    assert Hand.objects.get(game__match=match).points_ns == 37
+    garbage = client.post(reverse("ws:table-hand", args=[event.slug, match.pk]), b"\xff\x00{",
+                          content_type="application/json")
+    assert garbage.status_code == 400 and garbage.json()["refusals"]
