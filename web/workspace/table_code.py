@@ -203,15 +203,12 @@ def _accept(tournament: Tournament, device: str, code: str) -> Match:
 
 
 def _door(request, slug, match_id) -> core.Door:
-    """The entry door of ``match_id`` for this phone, or ``CodeRefused`` in words: counted per phone and match."""
+    """The entry door of ``match_id`` for this phone, or ``CodeRefused`` in words: counted per phone, and per match
+    once the phone's code for it is checked."""
     device, _new = _device(request)
     wait = _count(f"phone:{device}", PHONE_REQUESTS)
     if wait:
         raise _busy(_("This phone has sent too much in too short a time: wait %(seconds)s seconds; the hands stay "
-                      "on the phone."), wait)
-    wait = _count(f"match:{match_id}", MATCH_REQUESTS)
-    if wait:
-        raise _busy(_("This table has sent too much in too short a time: wait %(seconds)s seconds; the hands stay "
                       "on the phone."), wait)
     grant = next((g for g in _grants(request) if g["m"] == match_id), None)
     match = (Match.objects.select_related("round__tournament").filter(pk=match_id, round__tournament__slug=slug)
@@ -225,6 +222,11 @@ def _door(request, slug, match_id) -> core.Door:
         raise CodeRefused("table_code_unknown", _(
             "This phone holds no valid code for this table (the round may have been drawn again). Type the code "
             "printed on the table's score sheet."), 403)
+    # Counted only once the code is checked: a phone without it cannot use up the table's own allowance.
+    wait = _count(f"match:{match_id}", MATCH_REQUESTS)
+    if wait:
+        raise _busy(_("This table has sent too much in too short a time: wait %(seconds)s seconds; the hands stay "
+                      "on the phone."), wait)
     accepted = datetime.fromtimestamp(grant["at"], tz=dt_timezone.utc)
     return core.Door(kind="table", match=match, user=None, key_scope=f"t{device}",
                      played_from=max(accepted, match.round.created_at))

@@ -234,3 +234,13 @@ def test_hostile_input_through_the_code_is_refused_without_a_trace(client, event
     garbage = client.post(reverse("ws:table-hand", args=[event.slug, match.pk]), b"\xff\x00{",
                           content_type="application/json")
     assert garbage.status_code == 400 and garbage.json()["refusals"]
+
+
+def test_a_phone_without_the_code_cannot_use_up_a_tables_allowance(client, event, monkeypatch):
+    match = Match.objects.get(round__tournament=event, table=1)
+    monkeypatch.setattr(table_code, "MATCH_REQUESTS", (3, 60))
+    stranger = Client()
+    for _ in range(5):
+        assert stranger.get(reverse("ws:table-state", args=[event.slug, match.pk])).status_code == 403
+    open_table(client, event)
+    assert send(client, event, match).status_code == 201
