@@ -72,16 +72,18 @@ class TournamentFilter(django_filters.FilterSet):
 
     class Meta:
         model = Tournament
-        fields = ["name", "variant", "format", "status", "club", "public", "starts_after", "starts_before"]
+        fields = ["name", "variant", "entry", "format", "status", "club", "public", "starts_after", "starts_before"]
 
 
 class EntryFilter(django_filters.FilterSet):
     team = IdFilter(field_name="team")
+    player = IdFilter(field_name="player")
     withdrawn = BooleanFilter()
+    reserve = BooleanFilter()
 
     class Meta:
         model = Entry
-        fields = ["team", "withdrawn"]
+        fields = ["team", "player", "withdrawn", "reserve"]
 
 
 class MatchFilter(django_filters.FilterSet):
