@@ -279,6 +279,11 @@ def default_variant() -> str:
     return min(scoring.VARIANTS)
 
 
+#: A tournament's settings with a default that a form posted without them (an older page, a script) keeps: the
+#: tournament's own, or the default of a new one (issue 26 added them; every page shows them).
+KEPT_WHEN_LEFT_OUT = ("entry", "match_length", "at_time", "sit_out_score", "withdrawal")
+
+
 class TournamentAdminForm(forms.ModelForm):
     """A tournament whose variant is picked from the rules engine's and whose house options are a form.
 
@@ -314,6 +319,9 @@ class TournamentAdminForm(forms.ModelForm):
                     self._show_defaults(variant_slug)
         else:
             del self.fields["options_variant"]
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields:
+                self.fields[name].required = False
 
     def _show_defaults(self, variant_slug: str) -> None:
         """The variant changed since the page was drawn: offer its options with their defaults, to check."""
@@ -356,6 +364,10 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields and not cleaned.get(name):
+                cleaned[name] = (getattr(self.instance, name) if self.instance.pk
+                                 else Tournament._meta.get_field(name).get_default())
         if self.variant_switched:
             self.add_error("variant", ValidationError(
                 _("The house options are now those of %(variant)s: check them and save again."),
