@@ -250,9 +250,10 @@ DESCRIPTIONS = {
     "v1_tournaments_rounds_draw_retrieve": (
         "Individual events: the round's draw as anyone may check it. Every draw kept for the round (a redraw adds "
         "one), oldest first, each with its seed, the algorithm's version, its inputs (start numbers, clubs, "
-        "constraints, the earlier rounds, the seed) and its result; the one in use is marked `in_use`. The pure "
-        "draw module makes the same draw again from `inputs` alone (`python -m "
-        "tournaments.pairing.individual.check`). A team event's rounds have none. " + _PUBLIC),
+        "constraints, the earlier rounds, the seed) and its result; the one in use is marked `in_use`, its inputs "
+        "and result also at the top. The pure draw module makes the same draw again from `inputs` alone: this "
+        "answer as it is goes to `python -m tournaments.pairing.individual.check -`. A team event's rounds have "
+        "none. " + _PUBLIC),
     "v1_tournaments_rounds_redraw_create": "Individual events: draw the last round again with a new seed while none "
                                            "of its matches has begun; the earlier draw stays kept. Answers the "
                                            "round. Organizers or staff; 409 once a game is played "

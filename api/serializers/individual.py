@@ -108,6 +108,10 @@ class RoundDrawsSerializer(serializers.Serializer):
 
     round = serializers.IntegerField(help_text="The round's number.")
     seed = serializers.CharField(allow_null=True, help_text="The seed of the draw in use; null in a team event.")
+    inputs = serializers.DictField(allow_null=True, help_text="The inputs of the draw in use (null in a team "
+                                                              "event): this answer as it is is what `python -m "
+                                                              "tournaments.pairing.individual.check` reads.")
+    result = serializers.DictField(allow_null=True, help_text="The result of the draw in use (null in a team event).")
     draws = RoundDrawSerializer(many=True, help_text="Every draw of the round, oldest first (a redraw adds one); "
                                                      "empty in a team event.")
 

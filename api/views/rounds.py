@@ -107,9 +107,10 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
     def draw(self, request, tournament_id=None, number=None):
         rnd = self.get_object()
         kept = list(rnd.draws.order_by("created_at", "id"))
-        in_use = next((d.pk for d in reversed(kept) if d.seed == rnd.seed), None)
-        data = {"round": rnd.number, "seed": rnd.seed or None,
-                "draws": [{"seed": d.seed, "version": d.version, "in_use": d.pk == in_use, "created_at": d.created_at,
+        in_use = next((d for d in reversed(kept) if d.seed == rnd.seed), None)
+        data = {"round": rnd.number, "seed": rnd.seed or None, "inputs": getattr(in_use, "inputs", None),
+                "result": getattr(in_use, "result", None),
+                "draws": [{"seed": d.seed, "version": d.version, "in_use": d is in_use, "created_at": d.created_at,
                            "inputs": d.inputs, "result": d.result} for d in kept]}
         return Response(RoundDrawsSerializer(data).data)
 

@@ -93,7 +93,7 @@ def test_hands_are_entered_at_an_individual_match_and_refusals_name_its_partners
     assert north_south in refused.json()["errors"][0]["detail"]
 
 
-def test_the_draw_is_answered_with_its_inputs_and_the_pure_draw_makes_it_again(event, drawn, anon):
+def test_the_draw_is_answered_with_its_inputs_and_the_pure_draw_makes_it_again(event, drawn, anon, tmp_path):
     answer = anon.get(round_url(event, tail="draw/"))
     assert answer.status_code == 200
     body = answer.json()
@@ -103,6 +103,13 @@ def test_the_draw_is_answered_with_its_inputs_and_the_pure_draw_makes_it_again(e
     assert [p["number"] for p in draw["inputs"]["players"]] == list(range(1, 10))  # start numbers, never ids
     again = individual.draw(individual.DrawInputs.from_json(draw["inputs"])).to_json()
     assert again == draw["result"]
+    # The answer as it is is what the standalone check script reads (the draw in use at its top).
+    assert (body["inputs"], body["result"]) == (draw["inputs"], draw["result"])
+    from tournaments.pairing.individual import check
+
+    answer = tmp_path / "draw.json"
+    answer.write_bytes(anon.get(round_url(event, tail="draw/")).content)
+    assert check.main([str(answer)]) == 0
 
 
 def test_a_redraw_before_any_game_keeps_every_draw(event, drawn, organizer, anon, stranger):
@@ -128,7 +135,8 @@ def test_a_team_events_round_has_no_draw_and_is_not_redrawn(tournament, organize
     assert body["sitting_out"] == [] and body["seed"] is None
     assert body["matches"][0]["bye"] is False
     assert body["matches"][0]["players"]["ns"] == names((match.ns.player_1, match.ns.player_2))
-    assert anon.get(round_url(tournament, tail="draw/")).json() == {"round": 1, "seed": None, "draws": []}
+    assert anon.get(round_url(tournament, tail="draw/")).json() == {"round": 1, "seed": None, "inputs": None,
+                                                                    "result": None, "draws": []}
     refused = client_for(organizer).post(round_url(tournament, tail="redraw/"), format="json")
     assert refused.status_code == 400 and errors(refused)[0][0] == "entry_kind"
 
