@@ -222,6 +222,9 @@ def variant_rules(variant: scoring.Variant) -> list[str]:
     elif variant.target:
         lines.append(gettext("A game is won by the first side to reach %(target)s points.")
                      % {"target": variant.target})
+    if variant.game_rule != "rounds":
+        lines.append(gettext("As a house option, a game may instead be a fixed number of deals: the side ahead after "
+                             "the last deal wins; level is a draw, or extra deals decide."))
     lines.append(ngettext("A match is one game.", "A match is best of %(n)s games.", variant.best_of)
                  % {"n": variant.best_of})
     lines.append(gettext("Each deal holds %(total)s points; a side scores what it takes above %(base)s.")

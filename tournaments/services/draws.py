@@ -144,12 +144,17 @@ def _history(tournament: Tournament, number_of: dict[int, int], before: int) -> 
 
 
 def _scores(tournament: Tournament, number_of: dict[int, int]) -> tuple[tuple[int, int, int, int], ...]:
-    """Swiss: each player's match points, games won and points for, from the saved standings."""
-    from tournaments.models import Standing
+    """Swiss: each player's match points, games won and points for, ranked now from the results (the saved
+    standings may be a moment behind: their recompute is queued)."""
+    from tournaments.ranking.individual import compute_individual_standings
+    from tournaments.services.standings import points_settings
+    from tournaments.services.standings_individual import individual_inputs
 
-    rows = Standing.objects.filter(tournament=tournament, player__isnull=False).values_list(
-        "player_id", "match_points", "games_won", "points_for")
-    return tuple(sorted((number_of[p], mp, g, pts) for p, mp, g, pts in rows if p in number_of))
+    pts = points_settings(tournament)
+    players, matches, sit_outs = individual_inputs(tournament, pts)
+    rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, settings=pts)
+    return tuple(sorted((number_of[r.player], r.match_points, r.games_won, r.points_for)
+                        for r in rows if r.player in number_of))
 
 
 def _cycle_start(tournament: Tournament, number: int) -> int | None:
