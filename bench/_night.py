@@ -132,14 +132,20 @@ class Record:
         self.stopped = 0
 
     def error(self, kind: str, what: str) -> None:
+        """Count an error of ``kind``; keep its text as a sample unless one like it (but for numbers) is kept."""
         self.errors[kind] += 1
-        if len(self.error_samples) < 12:
-            self.error_samples.append(f"{kind}: {what}"[:300])
+        self._sample(f"{kind}: {what}"[:300])
+
+    def _sample(self, sample: str) -> None:
+        alike = re.sub(r"\d+", "N", sample)
+        if len(self.error_samples) < 12 and all(re.sub(r"\d+", "N", kept) != alike for kept in self.error_samples):
+            self.error_samples.append(sample)
 
     def merge(self, other: dict) -> None:
         """Add another process's record (its ``__dict__``, as it came through the pipe)."""
         self.errors.update(other["errors"])
-        self.error_samples += other["error_samples"]
+        for sample in other["error_samples"]:
+            self._sample(sample)
         for kind, values in other["latency"].items():
             self.latency[kind] += values
         self.pushes.update(other["pushes"])
@@ -277,15 +283,15 @@ async def scorekeeper(plan: dict, keeper: dict, ssl_context, record: Record) -> 
 
     ``plan["pace"]``: "think" (wait ``plan["interval"]`` seconds, at random, after each answer), "every" (a hand
     every ``interval`` seconds, at random, from the last one's sending; a late answer is not made up) or "none"
-    (back to back). ``plan["hands"]``: "played" (realistic) or "ties" (30-30: the game never ends).
+    (back to back); the first hand within the interval's lower end (at once with "none"), so the tables start
+    spread out. ``plan["hands"]``: "played" (realistic) or "ties" (30-30: the game never ends).
     """
     import httpx
 
     rng = random.Random(keeper["seed"])
     match = keeper["match"]
     pace, interval = plan["pace"], plan["interval"]
-    await sleep_until(plan["hands_from"] + (rng.uniform(0, interval[0] if pace == "think" else interval[1])
-                                            if pace != "none" else 0))
+    await sleep_until(plan["hands_from"] + (rng.uniform(0, interval[0]) if pace != "none" else 0))
     async with new_client(plan["base"], ssl_context, Authorization=f"Token {keeper['token']}") as client:
         board = None
         while board is None:  # the tablet opens the match; it tries again until the server answers

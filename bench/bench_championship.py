@@ -23,7 +23,7 @@ clock:
   does), half polling ``/live/<kind>/<pk>/`` every 1.5 s with ``If-None-Match``;
 * then, for --minutes (3), each table enters a hand every 15 s (ten times a hall's pace; each
   interval drawn between 10 and 20 s, seeded by --seed; the tables start spread over the first
-  20 s): POST /api/v1/matches/<id>/hands/ with its token and an Idempotency-Key, sent again with
+  10 s): POST /api/v1/matches/<id>/hands/ with its token and an Idempotency-Key, sent again with
   the same key after a network error or a 5xx, as the phones' queue does. Realistic hands; the
   matches are timed, so no table runs out of games.
 
