@@ -27,7 +27,7 @@ CODE_LENGTH = 6
 
 def _refuse_team_event(tournament: Tournament) -> None:
     if not tournament.is_individual:
-        raise ServiceError("entry_kind", "player", {"entry": tournament.entry})
+        raise ServiceError("entry_kind", "player", {"reason": "teams"})
 
 
 def entry_add_player(*, tournament: Tournament, player: Player, start_number: int | None = None,
@@ -43,7 +43,7 @@ def entry_add_player(*, tournament: Tournament, player: Player, start_number: in
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished")
         if player.retired:
-            raise Conflict("player_retired", "player", {"player": player.name})
+            raise ServiceError("player_retired", "player", {"player": player.name})
         existing = Entry.objects.filter(tournament=tournament, player=player).first()
         if existing is not None:
             code = "entry_withdrawn" if existing.withdrawn else "already_entered"
@@ -98,7 +98,7 @@ def kept_apart_add(*, tournament: Tournament, player_a: Player, player_b: Player
                    user=None) -> KeptApart:
     """Keep two entered players from ever sharing a table in the event's draws."""
     if player_a.pk == player_b.pk:
-        raise ServiceError("same_player", "player_b")
+        raise ServiceError("same_player", "player_b", {"reason": "kept_apart"})
     a, b = sorted((player_a.pk, player_b.pk))
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -141,12 +141,17 @@ def _history(tournament: Tournament, number_of: dict[int, int], before: int) -> 
 
 
 def _scores(tournament: Tournament, number_of: dict[int, int]) -> tuple[tuple[int, int, int, int], ...]:
-    """Swiss: each player's match points, games won and points for, from the saved standings."""
-    from tournaments.models import Standing
+    """Swiss: each player's match points, games won and points for, ranked now from the results (the saved
+    standings may be a moment behind: their recompute is queued)."""
+    from tournaments.ranking.individual import compute_individual_standings
+    from tournaments.services.standings import points_settings
+    from tournaments.services.standings_individual import individual_inputs
 
-    rows = Standing.objects.filter(tournament=tournament, player__isnull=False).values_list(
-        "player_id", "match_points", "games_won", "points_for")
-    return tuple(sorted((number_of[p], mp, g, pts) for p, mp, g, pts in rows if p in number_of))
+    pts = points_settings(tournament)
+    players, matches, sit_outs = individual_inputs(tournament, pts)
+    rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, settings=pts)
+    return tuple(sorted((number_of[r.player], r.match_points, r.games_won, r.points_for)
+                        for r in rows if r.player in number_of))
 
 
 def _cycle_start(tournament: Tournament, number: int) -> int | None:
@@ -162,9 +167,9 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
     the ``sit_out`` rule (their tables are not played; the others there sit out).
 
     A round that continues a ``tables`` cycle draws the cycle's players: a reserve who took a leaver's seat
-    (``Entry.replaces``) stands in the cycle's first round under the reserve's own number; a player who left
-    under the ``sit_out`` rule is drawn still, and the service leaves their table out. Players who joined
-    since (late entries) wait for the next cycle: they sit out.
+    (``Entry.replaces``) is named to the draw (``reserves``) until they have sat there once, after which the
+    earlier rounds show them; a player who left with no reserve is drawn still, and the service leaves their
+    table out. Players who joined since (late entries) wait for the next cycle: they sit out.
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     number_of = {e.player_id: e.start_number for e in entries}
@@ -176,30 +181,34 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
                         if a in number_of and b in number_of))
     drawn = sorted((e for e in entries if not e.withdrawn and not e.reserve), key=lambda e: e.start_number)
     changes: dict = {"left": [], "waiting": []}
+    reserves: list[tuple[int, int]] = []
     first = _cycle_start(tournament, number)
     if first is not None:
-        cycle = next((r for r in history if r.number == first), None)
-        if cycle is not None:
+        cycle = [r for r in history if first <= r.number < number]
+        if cycle and cycle[0].number == first:
             by_pk = {e.pk: e for e in entries}
-            swap = {by_pk[e.replaces_id].start_number: e.start_number
-                    for e in entries if e.replaces_id and not e.withdrawn}
-            tables = tuple(individual.PastTable(table=t.table, ns=tuple(swap.get(n, n) for n in t.ns),
-                                                ew=tuple(swap.get(n, n) for n in t.ew)) for t in cycle.tables)
-            history = tuple(individual.PastRound(number=r.number, tables=tables, sitting_out=r.sitting_out)
-                            if r.number == first else r for r in history)
-            seated = {n for t in tables for n in (*t.ns, *t.ew)}
-            left = sorted(n for n in seated if by_number[n].withdrawn)
+            seated_first = {n for t in cycle[0].tables for n in (*t.ns, *t.ew)}
+            seated = {n for r in cycle for t in r.tables for n in (*t.ns, *t.ew)}
+            replaced = {by_pk[e.replaces_id].start_number: e.start_number
+                        for e in entries if e.replaces_id and not e.withdrawn}
+            reserves = sorted((left, reserve) for left, reserve in replaced.items()
+                              if left in seated_first and reserve not in seated)
+            left = sorted(n for n in seated_first if by_number[n].withdrawn and n not in replaced)
+            cycle_players = (seated_first - set(replaced)) | {r for n, r in replaced.items() if n in seated_first}
+            cycle_players |= {n for n in cycle[0].sitting_out if not by_number[n].withdrawn}
             changes["left"] = left
-            changes["waiting"] = sorted(e.start_number for e in drawn if e.start_number not in seated
-                                        and e.start_number not in cycle.sitting_out)
-            drawn = sorted((e for e in entries if e.start_number in seated or (
-                e.start_number in cycle.sitting_out and not e.withdrawn)), key=lambda e: e.start_number)
-    players = tuple(individual.DrawPlayer(number=e.start_number,
-                                          club=str(e.player.club_id) if e.player.club_id else None,
+            changes["waiting"] = sorted(e.start_number for e in drawn if e.start_number not in cycle_players)
+            drawn = sorted((by_number[n] for n in cycle_players), key=lambda e: e.start_number)
+    # Clubs by their first appearance in start-number order ("c1", "c2"...): the inputs name no database id.
+    clubs: dict[int, str] = {}
+    for e in sorted(entries, key=lambda e: e.start_number):
+        if e.player.club_id is not None and e.player.club_id not in clubs:
+            clubs[e.player.club_id] = f"c{len(clubs) + 1}"
+    players = tuple(individual.DrawPlayer(number=e.start_number, club=clubs.get(e.player.club_id),
                                           fixed_table=e.fixed_table) for e in drawn)
     inputs = individual.DrawInputs(
         format=tournament.format, round_number=number, players=players, seed=seed, history=history,
-        kept_apart=kept, scores=_scores(tournament, number_of) if tournament.format == Tournament.Format.SWISS else ())
+        kept_apart=kept, reserves=tuple(reserves), scores=_scores(tournament, number_of) if tournament.format == Tournament.Format.SWISS else ())
     return inputs, changes
 
 
