@@ -273,8 +273,8 @@ DESCRIPTIONS = {
                                          f"numbers; its clubs are ranked from their players. {_PUBLIC}",
     "v1_tasks_retrieve": "Follow a pairing task: `pending`, `running` (with progress), `succeeded` (with the "
                          "round's URL) or `failed` (with the reason). Visible to whoever sees the tournament.",
-    "v1_matches_list": f"The matches, filterable by tournament, round number, team and status, each with its "
-                       f"`players` by side and `bye`. {_PUBLIC}",
+    "v1_matches_list": f"The matches, filterable by tournament, round number, team, player and status, each with "
+                       f"its `players` by side and `bye`. {_PUBLIC}",
     "v1_matches_retrieve": "The match scoreboard: both teams with their clubs and players (null in an individual "
                            "event), the `players` of each side in every event, `bye`, status, games won, and "
                            "per game every hand with its result and running totals, the next dealer and what the "

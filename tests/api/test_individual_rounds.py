@@ -76,6 +76,9 @@ def test_match_lists_scoreboards_and_tables_name_the_players_too(event, drawn, a
         match["id"], match["players"], False, None)
     board = anon.get(f"/api/v1/matches/{match['id']}/").json()
     assert (board["ns"], board["ew"], board["bye"], board["players"]) == (None, None, False, match["players"])
+    north = match["players"]["ns"][0]["id"]
+    mine = anon.get(f"/api/v1/matches/?tournament={event.pk}&player={north}").json()["results"]
+    assert [m["id"] for m in mine] == [match["id"]]
     tables = anon.get(round_url(event, tail="tables/")).json()["tables"]
     assert [t["players"] for t in tables] == [m["players"] for m in rnd["matches"]]
     assert all(t["ns"] is None and t["bye"] is False for t in tables)
@@ -149,6 +152,7 @@ def test_a_bye_has_its_team_players_and_an_empty_second_side(tournament, anon):
     assert match["bye"] is True and match["players"] == {"ns": names((team.player_1, team.player_2)), "ew": []}
     board = anon.get(f"/api/v1/matches/{match['id']}/").json()
     assert board["bye"] is True and board["players"]["ew"] == []
+    assert anon.get(f"/api/v1/matches/?player={team.player_2_id}").json()["count"] == 1
 
 
 # -- the round clock ---------------------------------------------------------------------------------------------
