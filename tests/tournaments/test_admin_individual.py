@@ -137,3 +137,16 @@ def test_the_admins_form_refuses_an_individual_round_robin_with_the_rules_code(a
                                                               match_length="timed", minutes=30, **belgian))
     assert made.status_code == 302, made.context["adminform"].form.errors
     assert Tournament.objects.get(slug="new-cup").is_individual
+
+
+def test_a_game_sheet_of_an_individual_match_names_its_partnerships(admin_client, event):
+    from tests.api.deals import summary
+    from tournaments.models import Game
+    from tournaments.services.hands import hand_enter
+
+    tournament, _ = event
+    match = Match.objects.filter(round__tournament=tournament).order_by("table").first()
+    hand, _ = hand_enter(match=match, data=summary("N"))
+    seated = {s.seat: s.player.name for s in match.seats.select_related("player")}
+    page = admin_client.get(url(Game, "change", hand.game.pk)).content.decode()
+    assert f"{seated['N']} &amp; {seated['S']}" in page and f"{seated['E']} &amp; {seated['W']}" in page

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
+from tournaments.selectors.seats import match_players
 from tournaments.services.hand_data import FORM_FIELDS, engine_hands, game_settings, hand_fields, hand_from_fields
 from tournaments.vocabulary import OPTION_HELP, OPTION_LABELS, PENALTY_LABELS, card_name, suit_name, variant_name
 
@@ -25,7 +26,11 @@ BLANK = [("", "—")]
 
 
 def side_names(match) -> dict:
-    """Return each side's team name (``ns``, ``ew``) for a match."""
+    """Return each side's name (``ns``, ``ew``) for a match: its team's, or in an individual event its partnership's
+    ("An Peeters & Bram Claes", one query for the seats)."""
+    if match.ns_id is None and match.pk:
+        players = match_players(match)
+        return {side: " & ".join(p["name"] for p in players[side]) or side.upper() for side in ("ns", "ew")}
     return {"ns": match.ns.name if match.ns_id else "NS", "ew": match.ew.name if match.ew_id else "EW"}
 
 
