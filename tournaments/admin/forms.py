@@ -8,7 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -26,13 +26,11 @@ BLANK = [("", "—")]
 
 
 def side_names(match) -> dict:
-    """Return each side's name (``ns``, ``ew``) for a match: its team's, or in an individual event the partnership
-    seated there ("An Peeters & Chris Wouters"), so a volunteer typing a paper sheet sees who is who."""
-    if match.ns_id is None and match.ew_id is None and match.pk:
+    """Return each side's name (``ns``, ``ew``) for a match: its team's, or in an individual event its partnership's
+    ("An Peeters & Bram Claes", one query for the seats)."""
+    if match.ns_id is None and match.pk:
         players = match_players(match)
-        names = {side: [p["name"] for p in players.get(side, [])] for side in ("ns", "ew")}
-        return {side: (gettext("%(first)s & %(second)s") % {"first": pair[0], "second": pair[1]}
-                       if len(pair) == 2 else side.upper()) for side, pair in names.items()}
+        return {side: " & ".join(p["name"] for p in players[side]) or side.upper() for side in ("ns", "ew")}
     return {"ns": match.ns.name if match.ns_id else "NS", "ew": match.ew.name if match.ew_id else "EW"}
 
 
@@ -286,6 +284,11 @@ def default_variant() -> str:
     return min(scoring.VARIANTS)
 
 
+#: A tournament's settings with a default that a form posted without them (an older page, a script) keeps: the
+#: tournament's own, or the default of a new one (issue 26 added them; every page shows them).
+KEPT_WHEN_LEFT_OUT = ("entry", "match_length", "at_time", "sit_out_score", "withdrawal")
+
+
 class TournamentAdminForm(forms.ModelForm):
     """A tournament whose variant is picked from the rules engine's and whose house options are a form.
 
@@ -321,6 +324,9 @@ class TournamentAdminForm(forms.ModelForm):
                     self._show_defaults(variant_slug)
         else:
             del self.fields["options_variant"]
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields:
+                self.fields[name].required = False
 
     def _show_defaults(self, variant_slug: str) -> None:
         """The variant changed since the page was drawn: offer its options with their defaults, to check."""
@@ -363,6 +369,10 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields and not cleaned.get(name):
+                cleaned[name] = (getattr(self.instance, name) if self.instance.pk
+                                 else Tournament._meta.get_field(name).get_default())
         if self.variant_switched:
             self.add_error("variant", ValidationError(
                 _("The house options are now those of %(variant)s: check them and save again."),

@@ -2,25 +2,43 @@
 
 from __future__ import annotations
 
-from tournaments.models import Club, Standing, StandingsSnapshot, TaskRecord, Tournament
+from tournaments.models import Club, Entry, Standing, StandingsSnapshot, TaskRecord, Tournament
+
+
+def _numbers(s: Standing, metrics: list[str]) -> dict:
+    return {"played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost, "match_points": s.match_points,
+            "games_won": s.games_won, "games_lost": s.games_lost, "points_for": s.points_for,
+            "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics)}
 
 
 def standings_for(tournament: Tournament) -> dict:
-    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries.
+    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries
+    (four for an individual event).
 
-    Each row also names its team (``team_detail``: id, name, club); each club row its club (``club_name``,
-    ``club_city``).
+    A team event's rows have ``team`` and name it (``team_detail``: id, name, club); an individual event's have
+    ``player`` instead, with the same numbers, named with their club (``player_detail``; the club null for a
+    player without one) and their ``start_number``. Each club row names its club (``club_name``, ``club_city``);
+    an individual event's club rows count ``players`` where a team event's count ``teams``.
     """
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     metrics = snapshot.metrics if snapshot else []
-    rows = [
-        {"rank": s.rank, "team": s.team_id, "played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost,
-         "match_points": s.match_points, "games_won": s.games_won, "games_lost": s.games_lost,
-         "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics),
-         "team_detail": {"id": s.team_id, "name": s.team.name,
-                         "club": {"id": s.team.club_id, "name": s.team.club.name}}}
-        for s in Standing.objects.filter(tournament=tournament).select_related("team__club").order_by("position")
-    ]
+    saved = Standing.objects.filter(tournament=tournament).order_by("position")
+    if tournament.is_individual:
+        numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
+                       .values_list("player_id", "start_number"))
+        rows = [
+            {"rank": s.rank, "player": s.player_id, **_numbers(s, metrics), "start_number": numbers.get(s.player_id),
+             "player_detail": {"id": s.player_id, "name": s.player.name, "club": None if s.player.club_id is None
+                               else {"id": s.player.club_id, "name": s.player.club.name}}}
+            for s in saved.filter(player__isnull=False).select_related("player__club")
+        ]
+    else:
+        rows = [
+            {"rank": s.rank, "team": s.team_id, **_numbers(s, metrics),
+             "team_detail": {"id": s.team_id, "name": s.team.name,
+                             "club": {"id": s.team.club_id, "name": s.team.club.name}}}
+            for s in saved.filter(team__isnull=False).select_related("team__club")
+        ]
     clubs = list(snapshot.clubs) if snapshot else []
     if clubs:
         found = {pk: (name, city) for pk, name, city in
