@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments import access, refusals
 from tournaments.models import Club, Tournament
-from tournaments.ranking import DEFAULT_METRICS, METRICS
+from tournaments.ranking import DEFAULT_METRICS, INDIVIDUAL_TIEBREAKS, METRICS
 from tournaments.services.tournaments import FROZEN_ONCE_PAIRED
 from tournaments import vocabulary
 
@@ -209,6 +209,10 @@ class TournamentForm(forms.Form):
 
     def default_tiebreaks(self) -> list[str]:
         return [str(vocabulary.METRIC_LABELS[m][1]) for m in DEFAULT_METRICS]
+
+    def individual_tiebreaks(self) -> list[str]:
+        """The order an individual event's players are ranked in when the default order is left ticked."""
+        return [str(vocabulary.METRIC_LABELS[m][1]) for m in INDIVIDUAL_TIEBREAKS]
 
     def clean(self):
         cleaned = super().clean()

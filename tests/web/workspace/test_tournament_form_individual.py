@@ -108,3 +108,13 @@ def test_editing_keeps_an_individual_events_settings(client, organizer):
     form = client.get(reverse("ws:tournament-edit", args=[t.slug])).context["form"]
     assert form.initial["entry"] == "individual" and form.initial["minutes"] == 30
     assert form.initial["sit_out_match_points"] == 1
+
+
+def test_the_standings_order_says_how_players_are_ranked_and_refuses_team_measures(client, organizer):
+    page = client.get(reverse("ws:tournament-new")).content.decode()
+    assert "then by Opponents minus partner, Points for, Games won" in page
+    refused = client.post(reverse("ws:tournament-new"), individual(tiebreaks=["points_for", "buchholz"]))
+    assert "team_only_metrics" in field_codes(refused).get("tiebreaks", [])
+    kept = client.post(reverse("ws:tournament-new"), individual(tiebreaks=["points_for", "opponents_minus_partner"]))
+    assert kept.status_code == 302
+    assert Tournament.objects.get(name="Kaarting De Kat").tiebreaks == ["points_for", "opponents_minus_partner"]
