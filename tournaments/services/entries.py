@@ -1,7 +1,9 @@
 """Entries as an organizer keeps them: seeds, removal before the first round, a new team entered at once, forbidden pairs.
 
-Late entries and withdrawals are in ``tournaments.services.rounds`` (they take the pairing's lock). Every
-function here takes the same tournament lock, so none of them races a pairing under way.
+Late entries and withdrawals are in ``tournaments.services.rounds`` (they take the pairing's lock), an individual
+event's players entered, start numbers and kept-apart pairs in ``tournaments.services.draws``; here also a player
+typed by name entered at once, and a player's fixed table and reserve flag. Every function here takes the same
+tournament lock, so none of them races a pairing under way.
 """
 
 from __future__ import annotations
