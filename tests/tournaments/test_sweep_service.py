@@ -117,9 +117,25 @@ def test_stale_standings_are_recomputed_and_fresh_ones_left_to_their_task(django
     assert StandingsChange.objects.filter(tournament_id=other.pk).exists()  # not stale: left alone
 
 
-def test_a_sweep_with_nothing_to_do_costs_four_queries(django_assert_num_queries):
-    with django_assert_num_queries(4):  # two expiries, the requeue look-up, the stale standings
-        assert sweep.sweep_run() == {"tasks_failed": 0, "tasks_requeued": 0, "standings": []}
+def test_a_sweep_with_nothing_to_do_costs_five_queries(django_assert_num_queries):
+    # two expiries, the requeue look-up, the stale standings, the rounds whose clock is over
+    with django_assert_num_queries(5):
+        assert sweep.sweep_run() == {"tasks_failed": 0, "tasks_requeued": 0, "standings": [], "clocks": 0}
+
+
+def test_the_sweep_finishes_the_timed_matches_of_a_round_whose_clock_is_over():
+    from tests.tournaments.test_individual_services import _boam, _team_match
+    from tournaments.models import Match, Round
+    from tournaments.services.clock import round_clock_start
+
+    match = _team_match(match_length="timed", minutes=30)
+    round_clock_start(round=match.round)
+    _boam(match, 50)
+    Round.objects.filter(pk=match.round_id).update(clock_ends_at=timezone.now() - timedelta(seconds=1))
+    assert sweep.sweep_run()["clocks"] == 1
+    match.refresh_from_db()
+    assert (match.status, match.winner) == (Match.Status.FINISHED, "ns")
+    assert sweep.sweep_run()["clocks"] == 0
 
 
 def test_the_in_process_sweep_starts_only_without_a_broker(settings):
