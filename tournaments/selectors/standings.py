@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from tournaments.models import Club, Standing, StandingsSnapshot, TaskRecord, Tournament
+from tournaments.models import Club, Entry, Standing, StandingsSnapshot, TaskRecord, Tournament
 
 
 def standings_for(tournament: Tournament) -> dict:
     """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries.
 
     Each row also names its team (``team_detail``: id, name, club); each club row its club (``club_name``,
-    ``club_city``).
+    ``club_city``). An individual event's rows are players' (``player_standings_for``).
     """
+    if tournament.is_individual:
+        return player_standings_for(tournament)
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     metrics = snapshot.metrics if snapshot else []
     rows = [
@@ -21,13 +23,64 @@ def standings_for(tournament: Tournament) -> dict:
                          "club": {"id": s.team.club_id, "name": s.team.club.name}}}
         for s in Standing.objects.filter(tournament=tournament).select_related("team__club").order_by("position")
     ]
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _named_clubs(snapshot)}
+
+
+def _named_clubs(snapshot: StandingsSnapshot | None) -> list[dict]:
+    """The snapshot's club standings, each with its club's name and city (one query)."""
     clubs = list(snapshot.clubs) if snapshot else []
     if clubs:
         found = {pk: (name, city) for pk, name, city in
                  Club.objects.filter(pk__in=[c.get("club") for c in clubs]).values_list("pk", "name", "city")}
         clubs = [{**c, "club_name": found.get(c.get("club"), (None, ""))[0],
                   "club_city": found.get(c.get("club"), (None, ""))[1]} for c in clubs]
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": clubs}
+    return clubs
+
+
+def _player_row(s: Standing, numbers: dict[int, int | None]) -> dict:
+    club = s.player.club
+    return {"rank": s.rank, "player": s.player_id, "played": s.played, "won": s.won, "drawn": s.drawn,
+            "lost": s.lost, "match_points": s.match_points, "games_won": s.games_won, "games_lost": s.games_lost,
+            "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": s.tiebreaks,
+            "player_detail": {"id": s.player_id, "name": s.player.name, "number": numbers.get(s.player_id),
+                              "club": {"id": club.pk, "name": club.name} if club else None}}
+
+
+def player_standings_for(tournament: Tournament) -> dict:
+    """An individual event's saved standings: rows with ``player`` for ``team`` (api.md), in four queries.
+
+    Each row names its player (``player_detail``: id, name, start number, club or None); the tiebreaks are in
+    the order that ranks the event (its format's keys, then its list: ``ranking.individual.individual_metrics``).
+    Each club row (``players``, ``percentage``: the club ranking from individuals) names its club.
+    """
+    from tournaments.ranking.individual import individual_metrics
+    from tournaments.ranking.standings import StandingsRefused
+
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    try:
+        order = individual_metrics(tournament.format, tournament.tiebreaks or None)
+    except StandingsRefused:  # a list the recompute refuses too: the saved rows' own order
+        order = []
+    numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
+                   .values_list("player_id", "start_number"))
+    rows = []
+    for s in Standing.objects.filter(tournament=tournament, player__isnull=False).select_related(
+            "player__club").order_by("position"):
+        row = _player_row(s, numbers)
+        row["tiebreaks"] = _ordered(s.tiebreaks, order)
+        rows.append(row)
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _named_clubs(snapshot),
+            "metrics": order}
+
+
+def player_standing(tournament: Tournament, player_id: int) -> dict | None:
+    """One player's saved row in an individual event's standings (``player_standings_for``'s shape), or None."""
+    s = (Standing.objects.filter(tournament=tournament, player_id=player_id).select_related("player__club").first())
+    if s is None:
+        return None
+    number = Entry.objects.filter(tournament=tournament, player_id=player_id).values_list("start_number",
+                                                                                        flat=True).first()
+    return _player_row(s, {player_id: number})
 
 
 def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:
