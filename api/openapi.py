@@ -308,13 +308,23 @@ EXAMPLE_SPANISH_HAND = OpenApiExample(
                 "scored).",
     value=SPANISH_HAND,
 )
+EXAMPLE_DEALS_SCORE_REQUEST = OpenApiExample(
+    "The last deal of a game of 16 deals", request_only=True,
+    summary="Belgian Manille for 16 deals, as in Roeselare: the 16th deal at 81-87 decides the game",
+    description="With house option deals the deal count alone ends the game (rules.md, \"A game of a fixed number "
+                "of deals\"): send each answer's state back with the next hand; the answer's state tells the "
+                "deals played and left, and the winner (\"draw\" when level, unless tiebreak_deals is set).",
+    value={**BELGIAN_HAND, "dealer": "W", "options": {"deals": 16},
+           "state": {"totals": {"ns": 81, "ew": 87}, "previous_dealer": "S", "deals_played": 15}},
+)
 EXAMPLE_BELGIAN_SCORE = OpenApiExample(
     "The Belgian hand scored", response_only=True, status_codes=["200"],
     value={"tricks": {"ns": 5, "ew": 3}, "points": {"ns": 37, "ew": 23}, "multiplier": 1, "all_tricks": False,
            "score": {"ns": 7, "ew": 0}, "bonus": None, "totals": {"ns": 88, "ew": 61}, "game_winner": None,
            "tie_pending": False, "next_dealer": "E", "next_multiplier": 1, "labels": [],
            "state": {"totals": {"ns": 88, "ew": 61}, "tie_pending": False, "tie_multiplier": 1,
-                     "previous_dealer": "N", "favourite": None, "deals_played": 1, "winner": None}},
+                     "previous_dealer": "N", "favourite": None, "deals_played": 1, "winner": None,
+                     "deals_left": None, "ended_on_deals": False, "tiebreak": False}},
 )
 EXAMPLE_HAND_ENTERED = OpenApiExample(
     "The Belgian hand stored", response_only=True, status_codes=["201"],

@@ -55,7 +55,7 @@ def initial_state(rules: Rules, ctx: GameContext) -> GameState:
     totals = {"ns": 0, "ew": 0}
     if ctx.albur:
         totals[ctx.albur] = rules.variant.albur_points
-    return GameState(totals=totals, favourite=ctx.favourite)
+    return GameState(totals=totals, favourite=ctx.favourite, **rules.deals_state(0, None, False))
 
 
 def score_hand(variant: "str | Variant | None", hand: Hand, state: GameState | None = None,
@@ -75,7 +75,12 @@ def score_hand(variant: "str | Variant | None", hand: Hand, state: GameState | N
       signalling: the other side scores 20, multiplier 1; renege: the other side wins
       the game; renuncio: the other side scores (10 + its own gain) x favourite x
       Mariperez, and the offending side scores nothing, its turn-up bonus included;
-    - Mariperez and the favourite suit multiply together.
+    - Mariperez and the favourite suit multiply together;
+    - a game of a fixed number of deals (option ``deals``, Classic Malilla's ``rounds``) ends on its
+      deals alone: after the last, the side ahead wins, level is a draw, or with ``tiebreak_deals``
+      that many more deals are played at a time until the totals differ. It has no target (no
+      target ends it, no turn-up bonus is held back for one, a Catalan capote does not win it); a
+      penalty that loses the game (Mexican renege) still does.
     """
     v = get_variant(variant if variant is not None else settings.variant)
     if options is None and settings is not None:
@@ -113,6 +118,11 @@ def _check(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, errors:
         # A state sent by hand (the stateless score) may omit the winner: its totals decide, as in a stored game.
         errors.append(Violation("game_over", "state.totals", {"reason": "target_reached", "ns": state.totals["ns"],
                                                                "ew": state.totals["ew"], "target": rules.target}))
+    elif rules.deals_end(state.deals_played, state.totals) is not None:
+        # Likewise its deals: a game of a fixed number of deals whose deals (and tie-break deals) are played.
+        errors.append(Violation("game_over", "state.deals_played", {
+            "reason": "deals_played", "deals_played": state.deals_played, "deals": rules.deals,
+            "ns": state.totals["ns"], "ew": state.totals["ew"]}))
     _check_tie_state(rules, state, errors)
     _check_dealer(rules, ctx, hand, state, errors)
     trump_suit = resolve_trump(rules, hand.trump, hand.turned_card, errors, required=not hand.thrown_in)
@@ -384,7 +394,8 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
     totals["ns"] += score["ns"]
     totals["ew"] += score["ew"]
 
-    if game_winner is None and all_side is not None and v.all_tricks == "wins_game" and hand.penalty is None:
+    if (game_winner is None and all_side is not None and v.all_tricks == "wins_game" and hand.penalty is None
+            and rules.deals is None):
         game_winner = all_side
     if game_winner is None and target is not None:
         game_winner = _reached(totals, target)
@@ -403,8 +414,10 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
             bonus = Bonus(dealer_side, bonus_points, True, True)
             if game_winner is None:
                 game_winner = _reached(totals, target)
-    if game_winner is None and rules.deals_per_game is not None and deals_after >= rules.deals_per_game:
-        game_winner = ahead(totals)
+    ended_on_deals = False
+    if game_winner is None:
+        game_winner = rules.deals_end(deals_after, totals)
+        ended_on_deals = game_winner is not None
     if v.zapato and game_winner in SIDES and hand.penalty is None and totals[OTHER_SIDE[game_winner]] == 0:
         labels.append("zapato")
 
@@ -417,6 +430,7 @@ def _compute(rules: Rules, ctx: GameContext, hand: Hand, state: GameState, trump
     new_state = GameState(
         totals=dict(totals), tie_pending=new_pending > 1, previous_dealer=dealer, favourite=state.favourite,
         deals_played=deals_after, winner=game_winner, tie_multiplier=new_pending,
+        **rules.deals_state(deals_after, game_winner, ended_on_deals),
     )
     return HandResult(
         tricks=dict(tricks) if tricks is not None else None,

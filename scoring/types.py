@@ -243,7 +243,14 @@ class GameState:
 
     ``tie_multiplier`` is the pending tie factor (2 after a Belgian tie; more under
     ``tie_doubling="stack"``); ``tie_pending=True`` alone means a factor of 2.
-    ``deals_played`` counts thrown-in deals too (classic-malilla rounds).
+    ``deals_played`` counts thrown-in deals too (a game of a fixed number of deals).
+    ``winner`` is "ns", "ew" or "draw" (a game of a fixed number of deals level after its last deal).
+
+    The last three say what the rules make of ``deals_played`` in a game of a fixed number of deals
+    (``Rules.deals_state``); the engine works them out after each hand and never reads them from a state
+    it is given: ``deals_left``, the deals still to play (None: the game goes to a target; 0: it is
+    over; in tie-break deals, those left of the current block); ``ended_on_deals``, the game ended on its
+    deals (not on a penalty); ``tiebreak``, it is in tie-break deals, or was decided in them.
     """
 
     totals: Mapping[str, int] = field(default_factory=lambda: {"ns": 0, "ew": 0})
@@ -253,6 +260,9 @@ class GameState:
     deals_played: int = 0
     winner: str | None = None
     tie_multiplier: int = 1
+    deals_left: int | None = None
+    ended_on_deals: bool = False
+    tiebreak: bool = False
 
     @property
     def pending_multiplier(self) -> int:
@@ -286,14 +296,16 @@ class GameState:
             kwargs[key] = value
         if errors:
             raise RuleViolation(errors)
+        # deals_left, ended_on_deals and tiebreak are the engine's reading of the rules, not an input: not read.
         return cls(totals=totals, tie_pending=tie_pending, **kwargs)
 
     def to_dict(self) -> dict:
-        """Return the JSON shape accepted by ``from_dict``."""
+        """Return the JSON shape accepted by ``from_dict`` (with what the engine worked out of the deals)."""
         return {
             "totals": dict(self.totals), "tie_pending": self.tie_pending,
             "tie_multiplier": self.pending_multiplier, "previous_dealer": self.previous_dealer,
             "favourite": self.favourite, "deals_played": self.deals_played, "winner": self.winner,
+            "deals_left": self.deals_left, "ended_on_deals": self.ended_on_deals, "tiebreak": self.tiebreak,
         }
 
 
@@ -363,11 +375,13 @@ class GameResult:
     state: GameState
 
     def to_dict(self) -> dict:
-        """Return a JSON-ready summary with every hand's result."""
+        """Return a JSON-ready summary with every hand's result and the game's deals (``GameState``)."""
         return {
             "hands": [h.to_dict() for h in self.hands], "totals": dict(self.totals),
             "winner": self.winner, "finished": self.finished,
             "next_dealer": self.next_dealer, "next_multiplier": self.next_multiplier,
+            "deals_played": self.state.deals_played, "deals_left": self.state.deals_left,
+            "ended_on_deals": self.state.ended_on_deals, "tiebreak": self.state.tiebreak,
         }
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .cards import Deck
-from .types import SEAT_SIDE, RuleViolation, Violation, bad, shown
+from .types import SEAT_SIDE, RuleViolation, Violation, ahead, bad, shown
 
 FRENCH_SUITS = ("S", "H", "D", "C")
 FRENCH_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -98,6 +98,23 @@ def _target(default: int | None, nullable: bool = False) -> OptionSpec:
                       maximum=TARGET_MAX)
 
 
+#: The most deals a game may be given (Classic Malilla's most rounds, 25, of four deals); more is a typing error.
+DEALS_MAX = 100
+#: The most tie-break deals played at a time: four rounds of four; more is a typing error.
+TIEBREAK_DEALS_MAX = 16
+
+#: The house options of a game of a fixed number of deals, which every variant has (``Variant`` adds them to
+#: its declared options). rules.md "A game of a fixed number of deals".
+DEAL_OPTIONS = {
+    "deals": OptionSpec(None, "int", "a game of this many deals (thrown-in deals count), won by the side ahead "
+                        "after the last one, drawn when level; the target then no longer ends the game "
+                        "(empty: the target decides)", minimum=1, nullable=True, maximum=DEALS_MAX),
+    "tiebreak_deals": OptionSpec(None, "int", "with deals: a game level after its last deal plays this many more "
+                                 "deals at a time until the totals differ (empty: it is a drawn game)",
+                                 minimum=1, nullable=True, maximum=TIEBREAK_DEALS_MAX),
+}
+
+
 @dataclass(frozen=True, eq=False)
 class Variant:
     """A variant declared as data; derived fields (cards, tricks, totals) are computed."""
@@ -130,7 +147,7 @@ class Variant:
     all_tricks_label: str = "capote"
     zapato: bool = False  # label a win at target while the opponents have 0
     penalties: Mapping[str, PenaltyRule] = field(default_factory=dict)
-    game_rule: str = "target"  # "target" or "rounds" (with option rounds)
+    game_rule: str = "target"  # "target", or "rounds": without a target, a game is option ``rounds`` of four deals
     # Play.
     undertrump_ban: bool = False
     # Derived.
@@ -149,18 +166,23 @@ class Variant:
         object.__setattr__(self, "hand_total", hand_total)
         object.__setattr__(self, "base", hand_total // 2)
         object.__setattr__(self, "_rules_cache", {})
+        # Every variant can be played for a fixed number of deals: the options a declaration leaves out are added.
+        object.__setattr__(self, "options", {**self.options,
+                                             **{k: spec for k, spec in DEAL_OPTIONS.items() if k not in self.options}})
         object.__setattr__(self, "_defaults", {name: spec.default for name, spec in self.options.items()})
 
     # -- options ------------------------------------------------------------------
 
     def validate_options(self, options: Mapping | None) -> dict:
-        """Return the house options with defaults filled in; raise RuleViolation(invalid_option)."""
+        """Return the house options with defaults filled in and the game's deals resolved (``_resolve_deals``);
+        raise RuleViolation (``invalid_option``: an option or a value the variant does not accept;
+        ``options_inconsistent``: options that contradict each other)."""
         resolved = dict(self._defaults)
         if not options:
-            return resolved
-        if not isinstance(options, Mapping):
+            options = {}
+        elif not isinstance(options, Mapping):
             raise RuleViolation(Violation("invalid_option", "options", {"reason": "object"}))
-        errors = []
+        errors: list[Violation] = []
         for name, value in options.items():
             spec = self.options.get(name)
             if spec is None:
@@ -171,9 +193,40 @@ class Variant:
             if problem:
                 errors.append(problem)
             resolved[name] = value
+        if not errors:
+            self._resolve_deals(options, resolved, errors)
         if errors:
             raise RuleViolation(errors)
         return resolved
+
+    def _resolve_deals(self, given: Mapping, resolved: dict, errors: list[Violation]) -> None:
+        """Resolve the deals of a game (``resolved["deals"]``: None, the target decides) and refuse the options
+        that contradict each other (``options_inconsistent``).
+
+        A game of rounds (Classic Malilla) counts them as deals, ``rounds`` × the seats (one deal each a
+        round): ``deals`` and ``rounds`` both given must agree; neither given, the default rounds make the
+        game, unless a target is given (then the target decides, as in every other variant).
+        ``resolved["rounds"]`` is the deals in whole rounds (None when they are not whole rounds, or none).
+        Tie-break deals need a game of a fixed number of deals to break the tie of.
+        """
+        deals = resolved.get("deals")
+        if self.game_rule == "rounds":
+            per_round = len(self.seats)
+            rounds = given.get("rounds")
+            if deals is not None and rounds is not None and deals != rounds * per_round:
+                errors.append(Violation("options_inconsistent", "options.deals", {
+                    "reason": "deals_rounds", "deals": deals, "rounds": rounds, "expected": rounds * per_round}))
+                return
+            if deals is None and rounds is not None:
+                deals = rounds * per_round
+            elif deals is None and resolved.get("target") is None:
+                deals = self.options["rounds"].default * per_round
+            resolved["deals"] = deals
+            resolved["rounds"] = deals // per_round if deals is not None and deals % per_round == 0 else None
+        tiebreak = resolved.get("tiebreak_deals")
+        if tiebreak is not None and deals is None:
+            errors.append(Violation("options_inconsistent", "options.tiebreak_deals", {
+                "reason": "tiebreak_without_deals", "tiebreak_deals": tiebreak}))
 
     def rules(self, options: Mapping | None = None) -> "Rules":
         """Return the variant's rules under these house options (validated, cached)."""
@@ -246,17 +299,58 @@ class Rules:
         self.malilla_rule: bool = options.get("malilla_rule", False)
         self.albur: bool = options.get("albur", False)
         self.mariperez: bool = options.get("mariperez", False)
-        self.rounds: int | None = options.get("rounds")
-        self.deals_per_game = self.rounds * n if v.game_rule == "rounds" and self.rounds else None
+        # A game of a fixed number of deals (Classic Malilla's rounds are resolved into deals): the deal count
+        # alone ends it, so it has no target (rules.md "A game of a fixed number of deals").
+        self.deals: int | None = options.get("deals")
+        self.tiebreak_deals: int | None = options.get("tiebreak_deals")
+        if self.deals is not None:
+            self.target = None
 
     def round_multiplier(self, deal_index: int) -> int:
-        """Return the Mariperez factor of the deal with this 0-based index (2 in the first and last round)."""
-        if not self.mariperez or self.deals_per_game is None:
+        """Return the Mariperez factor of the deal with this 0-based index (2 in the first and last round of the
+        game's deals; tie-break deals are no round of the game and count once)."""
+        if not self.mariperez or self.deals is None:
             return 1
         per_round = len(self.order)
-        if deal_index < per_round or deal_index >= self.deals_per_game - per_round:
+        if deal_index < per_round or self.deals - per_round <= deal_index < self.deals:
             return 2
         return 1
+
+    def deals_end(self, deals_played: int, totals: Mapping[str, int]) -> str | None:
+        """Return who won the game of a fixed number of deals after ``deals_played`` deals with these totals
+        ("draw": level after the last deal, without tie-break deals), or None while it goes on (and always
+        for a game to a target).
+
+        After the last deal the side ahead wins; level, ``tiebreak_deals`` more deals are played, and
+        again after each such block, until the totals differ.
+        """
+        if self.deals is None or deals_played < self.deals:
+            return None
+        if self.tiebreak_deals is None:
+            return ahead(totals)
+        if (deals_played - self.deals) % self.tiebreak_deals:
+            return None
+        winner = ahead(totals)
+        return None if winner == "draw" else winner
+
+    def deals_state(self, deals_played: int, winner: str | None, ended_on_deals: bool) -> dict:
+        """Return what a game's state says of its deals after ``deals_played`` (``GameState``'s ``deals_left``,
+        ``ended_on_deals``, ``tiebreak``): the deals left to play (None without a fixed number; 0 once the
+        game is over; in tie-break deals, those left of the current block), whether the game ended on its
+        deals, and whether it is in (or was decided in) tie-break deals."""
+        if self.deals is None:
+            return {"deals_left": None, "ended_on_deals": False, "tiebreak": False}
+        tiebreak = (self.tiebreak_deals is not None and deals_played >= self.deals
+                    and (winner is None or deals_played > self.deals))
+        if winner is not None:
+            left = 0
+        elif deals_played < self.deals:
+            left = self.deals - deals_played
+        elif self.tiebreak_deals is not None:
+            left = self.tiebreak_deals - (deals_played - self.deals) % self.tiebreak_deals
+        else:  # past the last deal and not over: only a state sent by hand (refused as game_over) says so
+            left = 0
+        return {"deals_left": left, "ended_on_deals": ended_on_deals, "tiebreak": tiebreak}
 
 
 # --------------------------------------------------------------------------- the six variants
@@ -349,7 +443,8 @@ CLASSIC_MALILLA = Variant(
                                        "the other side 10 tantos plus its own gain")},
     options={
         "target": _target(None, nullable=True),
-        "rounds": OptionSpec(2, "int", "rounds of four deals in a game", minimum=1, maximum=25),
+        "rounds": OptionSpec(2, "int", "rounds of four deals in a game: the same as deals = 4 × rounds (a game "
+                             "given a target and no rounds nor deals is played to the target)", minimum=1, maximum=25),
         "mariperez": OptionSpec(False, "bool", "the first and the last round count double"),
     },
 )

@@ -65,6 +65,11 @@ SENTENCES = {
     ("invalid_option", "minimum"): _("The option %(option)s must be at least %(minimum)s, not %(value)s."),
     ("invalid_option", "maximum"): _("The option %(option)s must be at most %(maximum)s, not %(value)s."),
     ("invalid_option", "choice"): _("The option %(option)s must be one of %(choices)s, not %(value)s."),
+    "options_inconsistent": _("These house options contradict each other."),
+    ("options_inconsistent", "deals_rounds"): _("%(rounds)s rounds are %(expected)s deals, not %(deals)s: give the "
+                                                "rounds or the deals, or both alike."),
+    ("options_inconsistent", "tiebreak_without_deals"): _("Tie-break deals (%(tiebreak_deals)s) need a game of a "
+                                                          "fixed number of deals: set the deals too."),
     # -- the rules engine: the checks of rules.md section 4 ----------------------------------------------
     "unknown_card": _("%(card)s is not a card of this variant's deck."),
     "trump_invalid": _("Choose a trump this variant allows."),
@@ -85,6 +90,8 @@ SENTENCES = {
     ("game_over", "game_decided"): _("This game is already decided: start the next game of the match."),
     ("game_over", "target_reached"): _("The game is already decided: %(ns_name)s %(ns)s, %(ew_name)s %(ew)s, "
                                        "with the target at %(target)s."),
+    ("game_over", "deals_played"): _("The game is over after %(deals_played)s deals: %(ns_name)s %(ns)s, "
+                                     "%(ew_name)s %(ew)s."),
     ("game_over", "match_decided"): _("The match is already decided: it has no further game."),
     ("game_over", "match_decided_before"): _("The match was decided before game %(game)s."),
     ("game_over", "bye"): _("A bye has no games to play."),
@@ -206,6 +213,30 @@ SENTENCES = {
     "player_other_club": _("%(player)s does not play for %(club)s."),
     "player_retired": _("%(player)s is retired: bring them back first."),
     "same_player": _("A team's two players must be two different people."),
+    ("same_player", "kept_apart"): _("Choose two different players to keep apart."),
+    # -- individual events ----------------------------------------------------------------------------------
+    "entry_kind": _("This kind of entry does not suit this tournament."),
+    ("entry_kind", "individual"): _("Players enter this tournament alone: enter a player, not a team."),
+    ("entry_kind", "teams"): _("Teams enter this tournament: enter a team, not a player."),
+    "start_number": _("A start number is a whole number from 1, not %(value)s."),
+    "start_number_taken": _("Start number %(number)s is taken already."),
+    "fixed_table": _("A table number is a whole number from 1, not %(value)s."),
+    "already_kept_apart": _("These two players are kept apart already."),
+    ("not_entered", "kept_apart"): _("Both players must be entered in the tournament."),
+    ("tournament_started", "start_numbers"): _("A round is drawn already: the start numbers can no longer change."),
+    "round_not_last": _("Only the last round can be drawn again; round %(round)s is not the last."),
+    "no_draw": _("Round %(round)s has no draw to check."),
+    "team_only_metrics": _("%(metrics)s rank teams only; an individual event ranks by %(known)s."),
+    "too_few_players": _("A draw needs at least %(needed)s players; %(players)s are entered."),
+    "format_for_entry": _("The format %(format)s does not suit this kind of event; choose one of %(known)s."),
+    "match_length_incomplete": _("This match length needs %(field)s."),
+    "sit_out_fixed_invalid": _("The fixed score of a sit-out gives whole numbers for %(known)s."),
+    "clock_minutes": _("Give the minutes as a whole number from 1 to %(maximum)s, not %(value)s."),
+    "clock_started": _("The clock of round %(round)s is started already."),
+    "clock_not_running": _("The clock of round %(round)s is not running."),
+    "clock_not_paused": _("The clock of round %(round)s is not paused."),
+    "clock_not_started": _("The clock of round %(round)s has not started."),
+    "round_time_over": _("The time of round %(round)s ended at %(ended)s: no new game can start."),
     "team_exists": _("%(club)s has a team called %(name)s already."),
     # -- a tournament's settings (Tournament.clean, through InvalidFields) ----------------------------------
     "unknown_variant": _("Unknown variant %(variant)s; one of %(known)s."),
@@ -254,23 +285,27 @@ _MALFORMED = {"sides", "integer", "minimum", "string", "boolean", "seat", "suit"
 #: record), ``settings`` (a tournament's settings), ``api`` (api/exceptions.py). docs/refusals.md lists them.
 CATALOGUE = {
     **{code: ("engine", 400) for code in (
-        "invalid_input", "invalid_option", "unknown_card", "trump_invalid", "deck_invalid", "game_over",
-        "dealer_out_of_turn", "call_not_allowed", "penalty_not_allowed", "tricks_total", "points_total",
+        "invalid_input", "invalid_option", "options_inconsistent", "unknown_card", "trump_invalid", "deck_invalid",
+        "game_over", "dealer_out_of_turn", "call_not_allowed", "penalty_not_allowed", "tricks_total", "points_total",
         "points_impossible", "score_mismatch", "play_mismatch", "not_your_turn", "card_not_in_hand",
         "must_follow_suit", "must_beat", "must_trump", "must_overtrump", "no_undertrump", "malilla_discard")},
     **{code: ("service", 409) for code in (
         "duplicate_hand", "idempotency_key_reused", "hand_exists", "game_number", "hand_number", "game_in_progress",
         "later_games_exist", "not_last_hand", "pairing_in_progress", "round_unfinished", "round_number",
         "already_entered", "entry_withdrawn", "tournament_finished", "team_retired", "already_withdrawn",
-        "tournament_started", "round_started", "already_forbidden", "protected")},
+        "tournament_started", "round_started", "already_forbidden", "protected", "start_number_taken",
+        "already_kept_apart", "round_not_last", "clock_started", "clock_not_running", "clock_not_paused",
+        "clock_not_started", "round_time_over")},
     "idempotency_key_mismatch": ("service", 422),
     **{code: ("service", 400) for code in (
         "pairing_impossible", "too_few_teams", "tournament_over", "late_entry_closed", "same_team", "rematch",
         "not_entered", "seed", "name_missing", "name_too_long", "licence_too_long", "licence_taken",
-        "unknown_field", "player_missing", "player_other_club", "player_retired", "same_player", "team_exists")},
+        "unknown_field", "player_missing", "player_other_club", "player_retired", "same_player", "team_exists",
+        "entry_kind", "start_number", "fixed_table", "no_draw", "too_few_players", "clock_minutes")},
     **{code: ("task", None) for code in ("not_found", "queue_unavailable", "error", "worker_lost", "not_started")},
     **{code: ("settings", 400) for code in (
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",
+        "format_for_entry", "match_length_incomplete", "sit_out_fixed_invalid", "team_only_metrics",
         "min_value", "max_value", "null", "blank", "required", "invalid", "invalid_choice")},
     "integrity": ("api", 409), "out_of_range": ("api", 400), "too_large": ("api", 413),
     "too_many_fields": ("api", 400), "parse_error": ("api", 400), "invalid_cursor": ("api", 400),

@@ -109,6 +109,8 @@ OPTION_LABELS = {
     "albur": _("Albur"),
     "rounds": _("Rounds per game"),
     "mariperez": _("Mariperez"),
+    "deals": _("Deals per game"),
+    "tiebreak_deals": _("Tie-break deals"),
 }
 #: Each house option's one-line explanation (the engine's own help, in the visitor's language).
 OPTION_HELP = {
@@ -122,6 +124,10 @@ OPTION_HELP = {
     "albur": _("the albur winners score 5; the other side deals first"),
     "rounds": _("rounds of four deals in a game"),
     "mariperez": _("the first and the last round count double"),
+    "deals": _("a game of this many deals (thrown-in deals count), won by the side ahead after the last one, drawn "
+               "when level; the target then no longer ends the game (empty: the target decides)"),
+    "tiebreak_deals": _("with deals: a game level after its last deal plays this many more deals at a time until "
+                        "the totals differ (empty: it is a drawn game)"),
 }
 PENALTY_HELP = {
     "signalling": _("signalling or cheating: the other side scores 20"),
@@ -202,8 +208,9 @@ def option_value(name: str, value) -> str:
 def house_options(variant: scoring.Variant, options: dict) -> list[dict]:
     """Return the tournament's house options in words, each marked when it differs from the variant's default."""
     resolved = variant.validate_options(options or {})
+    defaults = variant.validate_options({})  # resolved too: Classic Malilla's default rounds are 8 deals
     return [{"name": str(OPTION_LABELS.get(name, name)), "value": option_value(name, value),
-             "default": value == variant.options[name].default}
+             "default": value == defaults[name]}
             for name, value in resolved.items()]
 
 
@@ -215,6 +222,9 @@ def variant_rules(variant: scoring.Variant) -> list[str]:
     elif variant.target:
         lines.append(gettext("A game is won by the first side to reach %(target)s points.")
                      % {"target": variant.target})
+    if variant.game_rule != "rounds":
+        lines.append(gettext("As a house option, a game may instead be a fixed number of deals: the side ahead after "
+                             "the last deal wins; level is a draw, or extra deals decide."))
     lines.append(ngettext("A match is one game.", "A match is best of %(n)s games.", variant.best_of)
                  % {"n": variant.best_of})
     lines.append(gettext("Each deal holds %(total)s points; a side scores what it takes above %(base)s.")

@@ -81,10 +81,21 @@ class GameStateSerializer(serializers.Serializer):
     previous_dealer = serializers.ChoiceField(choices=SEATS, required=False, allow_null=True)
     favourite = serializers.CharField(max_length=2, required=False, allow_null=True,
                                       help_text="Classic Malilla favourite suit.")
-    deals_played = serializers.IntegerField(min_value=0, max_value=MAX_COUNT, required=False)
+    deals_played = serializers.IntegerField(min_value=0, max_value=MAX_COUNT, required=False,
+                                            help_text="Deals dealt so far, thrown-in deals included.")
     winner = serializers.ChoiceField(choices=WINNERS, required=False, allow_null=True,
-                                     help_text="Set when the game is already decided.")
+                                     help_text='Set when the game is already decided ("draw": a game of a fixed '
+                                               "number of deals level after its last deal).")
     tie_multiplier = serializers.IntegerField(min_value=1, max_value=1 << 20, required=False)
+    # What the engine works out of the deals (rules.md "A game of a fixed number of deals"): answered, never read.
+    deals_left = serializers.IntegerField(read_only=True, allow_null=True,
+                                          help_text="Deals still to play: null without option deals; 0 once the "
+                                                    "game is over; in tie-break deals, those left of the block.")
+    ended_on_deals = serializers.BooleanField(read_only=True,
+                                              help_text="The game ended on its deals (option deals).")
+    tiebreak = serializers.BooleanField(read_only=True,
+                                        help_text="The game is in tie-break deals (option tiebreak_deals), or was "
+                                                  "decided in them.")
 
     class Meta:
         ref_name = "GameState"

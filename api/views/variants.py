@@ -9,7 +9,10 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from ..engine import VARIANTS, GameState, Hand, check_play, score_hand
-from ..openapi import EXAMPLE_BELGIAN_SCORE, EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
+from ..openapi import (
+    EXAMPLE_BELGIAN_SCORE, EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_DEALS_SCORE_REQUEST, EXAMPLE_RULE_REFUSAL,
+    EXAMPLE_SPANISH_HAND,
+)
 from ..serializers.variants import (
     CheckPlayRequestSerializer, CheckPlayResponseSerializer, ScoreRequestSerializer, ScoreResponseSerializer,
     VariantSerializer,
@@ -51,8 +54,8 @@ class VariantViewSet(viewsets.ViewSet):
 
     @extend_schema(summary="Score one hand without storing it", parameters=[SLUG],
                    request=ScoreRequestSerializer, responses=ScoreResponseSerializer,
-                   examples=[EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_SPANISH_HAND, EXAMPLE_BELGIAN_SCORE,
-                             EXAMPLE_RULE_REFUSAL])
+                   examples=[EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_SPANISH_HAND, EXAMPLE_DEALS_SCORE_REQUEST,
+                             EXAMPLE_BELGIAN_SCORE, EXAMPLE_RULE_REFUSAL])
     @action(detail=True, methods=["post"])
     def score(self, request, slug=None):
         variant = self.get_variant()

@@ -111,3 +111,33 @@ def random_summary(variant: str, rng: random.Random, dealer: str, thrown_in_rate
 
 def state(**kw) -> GameState:
     return GameState(**kw)
+
+
+#: The seats in each direction of play, from N.
+ORDER = {"clockwise": "NESW", "counterclockwise": "NWSE"}
+
+
+def margin_unit(variant: str) -> int:
+    """What a hand won by one point above the base scores: Macau scores the difference between the sides (2)."""
+    return 2 if get_variant(variant).score_rule == "difference" else 1
+
+
+def margin_hand(variant: str, dealer: str, margin: int | None) -> Hand:
+    """A hand in which NS make ``margin`` points above the base (EW, below 0; 0: a tie), or a thrown-in deal (None).
+
+    Half the tricks to each side keep every margin up to 25 possible; a turned-up 2 is worth nothing, so
+    no turn-up bonus changes the totals, and hearts is no favourite suit (none is drawn).
+    """
+    if margin is None:
+        return Hand(dealer=dealer, thrown_in=True)
+    v = get_variant(variant)
+    half = v.tricks_per_deal // 2
+    trump = {"turned_card": "2O"} if v.trump_mode == "turned" else {"trump": "H"}
+    ns = v.base + margin
+    return Hand(dealer=dealer, tricks={"ns": half, "ew": half}, points={"ns": ns, "ew": v.hand_total - ns}, **trump)
+
+
+def margin_game(variant: str, margins: list[int | None]) -> list[Hand]:
+    """The hands of ``margins`` (``margin_hand``) dealt in turn from N."""
+    seats = ORDER[get_variant(variant).direction]
+    return [margin_hand(variant, seats[i % 4], m) for i, m in enumerate(margins)]

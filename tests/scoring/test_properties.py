@@ -4,8 +4,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scoring import VARIANTS, GameSettings, RuleViolation, fold_game, get_variant, score_hand
-from tests.scoring.helpers import SEATS, play_hand, random_play, random_summary
+from scoring import VARIANTS, GameSettings, GameState, RuleViolation, fold_game, get_variant, score_hand
+from tests.scoring.helpers import SEATS, margin_game, play_hand, random_play, random_summary
 
 VARIANT = st.sampled_from(sorted(VARIANTS))
 SEED = st.integers(min_value=0, max_value=2**32 - 1)
@@ -127,3 +127,44 @@ def test_fold_is_the_chain_of_score_hand(variant, seed, length):
         result = score_hand(variant, hand, state, settings=game_settings)
         assert result == expected
         state = result.state
+
+
+@settings(max_examples=300, deadline=None)
+@given(variant=VARIANT, deals=st.integers(1, 12), tiebreak=st.none() | st.integers(1, 4),
+       margins=st.lists(st.sampled_from([-2, -1, 0, 1, 2, None]), min_size=1, max_size=40))
+def test_a_capped_game_never_has_more_hands_than_its_deals_and_the_tie_break_deals_its_ties_called(
+        variant, deals, tiebreak, margins):
+    """Small margins, ties and thrown-in deals make level games common: the tie-break deals are played often."""
+    options = {"deals": deals, "tiebreak_deals": tiebreak}
+    game_settings = GameSettings(variant, options, first_dealer="N")
+    hands = margin_game(variant, margins)
+    played, state, level_boundaries = [], None, 0
+    for i, hand in enumerate(hands):
+        # The stateless score, its state sent back through JSON as a client would, scores as the fold does.
+        sent = None if state is None else GameState.from_dict(state.to_dict())
+        try:
+            result = score_hand(variant, hand, sent, settings=game_settings)
+        except RuleViolation as exc:
+            assert exc.codes == ["game_over"] and state.winner is not None
+            break
+        assert fold_game(game_settings, hands[:i + 1]).hands[-1] == result
+        played.append(hand)
+        state = result.state
+        n = len(played)
+        at_boundary = n >= deals and (tiebreak is None or (n - deals) % tiebreak == 0)
+        assert n <= deals + (tiebreak or 0) * level_boundaries  # the ties before this hand called the extra deals
+        if at_boundary and result.totals["ns"] == result.totals["ew"] and tiebreak is not None:
+            level_boundaries += 1
+        if n < deals:
+            assert result.game_winner is None and state.deals_left == deals - n and not state.tiebreak
+        elif at_boundary:
+            ahead = "draw" if result.totals["ns"] == result.totals["ew"] else max(result.totals,
+                                                                                 key=result.totals.get)
+            expected = ahead if tiebreak is None or ahead != "draw" else None
+            assert result.game_winner == expected
+            assert state.ended_on_deals == (expected is not None)
+            assert state.tiebreak == (tiebreak is not None and (n > deals or expected is None))
+        else:
+            assert result.game_winner is None and state.tiebreak and 0 < state.deals_left < tiebreak
+    if state is not None and state.winner is not None:
+        assert state.deals_left == 0 and state.deals_played == len(played)

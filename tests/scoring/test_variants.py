@@ -45,9 +45,21 @@ def test_next_seat():
 
 def test_validate_options_fills_defaults():
     assert get_variant("belgian-manille").validate_options(None) == {
-        "target": 101, "tie_doubling": "next", "max_multiplier": None, "blind_allowed": True}
+        "target": 101, "tie_doubling": "next", "max_multiplier": None, "blind_allowed": True, "deals": None,
+        "tiebreak_deals": None}
     assert get_variant("mexican-malilla").validate_options({"albur": True})["albur"] is True
-    assert get_variant("classic-malilla").validate_options({}) == {"target": None, "rounds": 2, "mariperez": False}
+    # Classic Malilla's rounds are its deals: two rounds of four, eight deals.
+    assert get_variant("classic-malilla").validate_options({}) == {
+        "target": None, "rounds": 2, "mariperez": False, "deals": 8, "tiebreak_deals": None}
+
+
+@pytest.mark.parametrize("slug", sorted(VARIANTS))
+def test_every_variant_has_the_deal_options(slug):
+    options = get_variant(slug).to_dict()["options"]
+    assert options["deals"] == {"default": None, "type": "int", "help": options["deals"]["help"], "minimum": 1,
+                                "maximum": 100, "nullable": True}
+    assert "target then no longer ends the game" in options["deals"]["help"]
+    assert options["tiebreak_deals"]["minimum"] == 1 and options["tiebreak_deals"]["nullable"]
 
 
 @pytest.mark.parametrize("slug, options, field", [
@@ -58,6 +70,14 @@ def test_validate_options_fills_defaults():
     ("belgian-manille", {"blind_allowed": 1}, "options.blind_allowed"),
     ("spanish-manilla", {"malilla_rule": False}, "options.malilla_rule"),
     ("classic-malilla", {"rounds": 0}, "options.rounds"),
+    ("belgian-manille", {"deals": 0}, "options.deals"),
+    ("spanish-manilla", {"deals": -4}, "options.deals"),
+    ("catalan-manilla", {"deals": "16"}, "options.deals"),
+    ("mexican-malilla", {"deals": 16.0}, "options.deals"),
+    ("macau-manilla", {"deals": True}, "options.deals"),
+    ("classic-malilla", {"deals": 101}, "options.deals"),
+    ("belgian-manille", {"deals": 16, "tiebreak_deals": 0}, "options.tiebreak_deals"),
+    ("classic-malilla", {"tiebreak_deals": "2"}, "options.tiebreak_deals"),
     ("mexican-malilla", {"target": None}, "options.target"),
 ])
 def test_bad_options(slug, options, field):

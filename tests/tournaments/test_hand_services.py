@@ -304,6 +304,57 @@ def test_deleting_the_deciding_hand_reopens_game_and_match():
     assert hand.number == len(hands)
 
 
+#: Four Belgian deals from N, level after the last: NS make 7, a deal thrown in, EW make 7, a 30-30 tie.
+LEVEL_DEALS = [summary("N", 37), {"dealer": "E", "thrown_in": True}, summary("S", 23), summary("W", 30)]
+
+
+@pytest.mark.parametrize("best_of", [1, 3])
+def test_a_game_of_fixed_deals_level_after_its_last_deal_is_a_drawn_game(best_of):
+    """Option deals: the engine ends the game on its deals; a drawn game (winner "draw") counts for neither side."""
+    tournament = TournamentFactory(variant="belgian-manille", best_of=best_of, options={"deals": 4})
+    match = MatchFactory(round__tournament=tournament)
+    hands = [hand_enter(match=match, data=data)[0] for data in LEVEL_DEALS]
+    assert [h.game_winner for h in hands] == ["", "", "", "draw"]
+    game = Game.objects.get(match=match)
+    assert (game.status, game.winner, game.totals, game.tie_pending) == ("finished", "draw", {"ns": 7, "ew": 7},
+                                                                        False)
+    assert {k: game.engine_state[k] for k in ("hands", "deals_played", "deals_left", "winner", "ended_on_deals",
+                                              "tiebreak")} == {
+        "hands": 4, "deals_played": 4, "deals_left": 0, "winner": "draw", "ended_on_deals": True, "tiebreak": False}
+    match.refresh_from_db()
+    assert (match.games_won_ns, match.games_won_ew, match.points_ns, match.points_ew) == (0, 0, 7, 7)
+    if best_of == 1:
+        assert (match.status, match.winner, match.round.status) == ("finished", "draw", "finished")
+        with pytest.raises(scoring.RuleViolation) as refused:
+            hand_enter(match=match, data=summary("N", 37))
+        assert refused.value.codes == ["game_over"]
+        # The last deal deleted, the game and the match play on; the same deal won by NS decides them.
+        hand_delete_last(hand=hands[-1])
+        match.refresh_from_db()
+        assert (match.status, match.winner) == ("playing", "")
+        decided, _ = hand_enter(match=match, data=summary("W", 31))
+        match.refresh_from_db()
+        assert (decided.game_winner, match.winner, match.status) == ("ns", "ns", "finished")
+    else:
+        assert (match.status, match.winner) == ("playing", "")
+        next_game, _ = hand_enter(match=match, data=summary("N", 37))
+        assert (next_game.game.number, next_game.number) == (2, 1)
+
+
+def test_tie_break_deals_are_stored_and_the_first_is_doubled_after_a_pending_tie():
+    tournament = TournamentFactory(variant="belgian-manille", best_of=1, options={"deals": 4, "tiebreak_deals": 1})
+    match = MatchFactory(round__tournament=tournament)
+    for data in LEVEL_DEALS:
+        hand_enter(match=match, data=data)
+    game = Game.objects.get(match=match)
+    assert (game.status, game.next_multiplier, game.engine_state["tiebreak"], game.engine_state["deals_left"]) == (
+        "playing", 2, True, 1)
+    extra, _ = hand_enter(match=match, data=summary("N", 37))
+    assert (extra.number, extra.multiplier, extra.score, extra.game_winner) == (5, 2, {"ns": 14, "ew": 0}, "ns")
+    match.refresh_from_db()
+    assert (match.winner, match.status) == ("ns", "finished")
+
+
 def test_game_start_refuses_while_a_game_is_in_progress(belgian_match):
     game_start(match=belgian_match, first_dealer="W")
     with pytest.raises(Conflict):

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from scoring import VARIANTS, GameSettings, RuleViolation, fold_game
 from scoring import Hand as Hand_
+from tests.scoring.helpers import margin_game
 from tests.scoring.test_properties import random_game
 from tournaments.models import Game, Hand
 from tournaments.services.hand_data import state_after, stored_state
@@ -21,12 +22,20 @@ def kept(state, hands):
     return SimpleNamespace(engine_state=json.loads(json.dumps(stored_state(state, hands))))
 
 
+#: House options of a game of a fixed number of deals (rules.md): its state says more (deals left, tie-break).
+DEALS = st.sampled_from([{}, {"deals": 6}, {"deals": 3, "tiebreak_deals": 2}])
+
+
 @settings(max_examples=300, deadline=None)
 @given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32 - 1), length=st.integers(2, 30),
-       data=st.data())
-def test_the_rest_of_a_game_folded_from_the_kept_state_is_the_whole_fold(variant, seed, length, data):
-    hands = random_game(variant, random.Random(seed), length)
-    game_settings = GameSettings(variant, first_dealer=hands[0].dealer)
+       options=DEALS, data=st.data())
+def test_the_rest_of_a_game_folded_from_the_kept_state_is_the_whole_fold(variant, seed, length, options, data):
+    rng = random.Random(seed)
+    if options and rng.random() < 0.5:  # small margins and ties: level games, so tie-break deals too
+        hands = margin_game(variant, [rng.choice([-1, 0, 1, None]) for _ in range(length)])
+    else:
+        hands = random_game(variant, rng, length)
+    game_settings = GameSettings(variant, options, first_dealer=hands[0].dealer)
     k = data.draw(st.integers(1, length - 1))
     try:
         head = fold_game(game_settings, hands[:k])

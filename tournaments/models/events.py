@@ -146,14 +146,9 @@ class Tournament(models.Model):
             except scoring.RuleViolation as exc:
                 errors["options"] = [refusals.validation_error(v.code, v.params) for v in exc.violations]
         try:
-            resolve_metrics(self.tiebreaks)
-        except (TypeError, ValueError):
-            from tournaments.ranking.standings import METRICS
-
-            unknown = [str(n) for n in self.tiebreaks] if isinstance(self.tiebreaks, (list, tuple)) else []
-            errors["tiebreaks"] = [refusals.validation_error("invalid_tiebreaks", {
-                "unknown": [n for n in unknown if n not in METRICS] or [repr(self.tiebreaks)],
-                "known": sorted(METRICS)})]
+            resolve_metrics(self.tiebreaks, entry="individual" if self.is_individual else "teams")
+        except (TypeError, ValueError) as exc:
+            errors["tiebreaks"] = [self._tiebreaks_error(exc)]
         win, draw, bye = self.points_win, self.points_draw, self.points_bye
         if isinstance(win, int) and isinstance(draw, int) and draw > win:
             errors["points_draw"] = [ValidationError(
@@ -173,6 +168,17 @@ class Tournament(models.Model):
                         "club": f" ({duplicate.club})" if duplicate.club_id else ""})]
         if errors:
             raise ValidationError(errors)
+
+    def _tiebreaks_error(self, exc: Exception) -> ValidationError:
+        """Why the tiebreak list is refused: metrics of team events only in an individual event, or unknown names."""
+        from tournaments import refusals
+        from tournaments.ranking.standings import METRICS
+
+        if getattr(exc, "code", "") == "team_only_metrics":
+            return refusals.validation_error("team_only_metrics", exc.params)
+        unknown = [str(n) for n in self.tiebreaks] if isinstance(self.tiebreaks, (list, tuple)) else []
+        return refusals.validation_error("invalid_tiebreaks", {
+            "unknown": [n for n in unknown if n not in METRICS] or [repr(self.tiebreaks)], "known": sorted(METRICS)})
 
     def _format_errors(self) -> dict[str, list[ValidationError]]:
         """The entry kind, format and match length that go together (``clean``'s part for them)."""

@@ -16,7 +16,10 @@ from django.db.models import Max
 
 from tournaments.live import publish_tournament_changed
 from tournaments.models import Entry, KeptApart, Match, Player, Round, RoundDraw, RoundSeat, Tournament
-from tournaments.pairing import individual
+try:  # TEMPORARY until the draw lands
+    from tournaments.pairing import individual
+except ImportError:
+    individual = None
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.knockout import tournament_locked
 
@@ -27,7 +30,7 @@ CODE_LENGTH = 6
 
 def _refuse_team_event(tournament: Tournament) -> None:
     if not tournament.is_individual:
-        raise ServiceError("entry_kind", "player", {"entry": tournament.entry})
+        raise ServiceError("entry_kind", "player", {"reason": "teams"})
 
 
 def entry_add_player(*, tournament: Tournament, player: Player, start_number: int | None = None,
@@ -43,7 +46,7 @@ def entry_add_player(*, tournament: Tournament, player: Player, start_number: in
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished")
         if player.retired:
-            raise Conflict("player_retired", "player", {"player": player.name})
+            raise ServiceError("player_retired", "player", {"player": player.name})
         existing = Entry.objects.filter(tournament=tournament, player=player).first()
         if existing is not None:
             code = "entry_withdrawn" if existing.withdrawn else "already_entered"
@@ -98,7 +101,7 @@ def kept_apart_add(*, tournament: Tournament, player_a: Player, player_b: Player
                    user=None) -> KeptApart:
     """Keep two entered players from ever sharing a table in the event's draws."""
     if player_a.pk == player_b.pk:
-        raise ServiceError("same_player", "player_b")
+        raise ServiceError("same_player", "player_b", {"reason": "kept_apart"})
     a, b = sorted((player_a.pk, player_b.pk))
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -141,12 +144,17 @@ def _history(tournament: Tournament, number_of: dict[int, int], before: int) -> 
 
 
 def _scores(tournament: Tournament, number_of: dict[int, int]) -> tuple[tuple[int, int, int, int], ...]:
-    """Swiss: each player's match points, games won and points for, from the saved standings."""
-    from tournaments.models import Standing
+    """Swiss: each player's match points, games won and points for, ranked now from the results (the saved
+    standings may be a moment behind: their recompute is queued)."""
+    from tournaments.ranking.individual import compute_individual_standings
+    from tournaments.services.standings import points_settings
+    from tournaments.services.standings_individual import individual_inputs
 
-    rows = Standing.objects.filter(tournament=tournament, player__isnull=False).values_list(
-        "player_id", "match_points", "games_won", "points_for")
-    return tuple(sorted((number_of[p], mp, g, pts) for p, mp, g, pts in rows if p in number_of))
+    pts = points_settings(tournament)
+    players, matches, sit_outs = individual_inputs(tournament, pts)
+    rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, settings=pts)
+    return tuple(sorted((number_of[r.player], r.match_points, r.games_won, r.points_for)
+                        for r in rows if r.player in number_of))
 
 
 def _cycle_start(tournament: Tournament, number: int) -> int | None:
@@ -194,8 +202,12 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
                                         and e.start_number not in cycle.sitting_out)
             drawn = sorted((e for e in entries if e.start_number in seated or (
                 e.start_number in cycle.sitting_out and not e.withdrawn)), key=lambda e: e.start_number)
-    players = tuple(individual.DrawPlayer(number=e.start_number,
-                                          club=str(e.player.club_id) if e.player.club_id else None,
+    # Clubs by their first appearance in start-number order ("c1", "c2"...): the inputs name no database id.
+    clubs: dict[int, str] = {}
+    for e in sorted(entries, key=lambda e: e.start_number):
+        if e.player.club_id is not None and e.player.club_id not in clubs:
+            clubs[e.player.club_id] = f"c{len(clubs) + 1}"
+    players = tuple(individual.DrawPlayer(number=e.start_number, club=clubs.get(e.player.club_id),
                                           fixed_table=e.fixed_table) for e in drawn)
     inputs = individual.DrawInputs(
         format=tournament.format, round_number=number, players=players, seed=seed, history=history,

@@ -74,7 +74,7 @@ def _fold_next(game: Game, played: int, entered: scoring.Hand) -> scoring.GameRe
 
 #: The fields ``_game_apply`` sets.
 GAME_RESULT_FIELDS = ("total_ns", "total_ew", "winner", "status", "next_dealer", "next_multiplier", "tie_pending",
-                      "engine_state", "ended_by_clock")
+                      "engine_state")
 
 
 def _store_game(game: Game, folded: scoring.GameResult) -> None:
@@ -325,13 +325,16 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     apply_input(hand, entered.to_dict())
     apply_result(hand, folded.hands[-1])
     _game_apply(game, folded, next_number)
-    if _stops_at_time(match, game, at):
+    stopped = _stops_at_time(match, game, at)
+    if stopped:
         _game_stop(game)
     moved = match_result_apply(match, games, at=at)
     try:
         _insert_hand(hand, user, "entered", game, match)
     except IntegrityError as exc:  # no savepoint: the transaction is rolled back, then answered (hand_enter)
         raise _Clash(next_number, game.number) from exc
+    if stopped:  # rare: written apart, so the hand's one statement keeps within psycopg's statement cache
+        update(game, ("ended_by_clock",))
     match_result_saved(match, moved)
     _result_changed(match)
     return hand, True

@@ -248,7 +248,7 @@ def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = Non
     with transaction.atomic():
         tournament = tournament_locked(tournament)
         if tournament.is_individual:
-            raise ServiceError("entry_kind", "team", {"entry": tournament.entry})
+            raise ServiceError("entry_kind", "team", {"reason": "individual"})
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict("tournament_finished")
         if team.retired:

@@ -16,12 +16,14 @@ from django.utils import timezone
 
 from tournaments.live import publish_standings_changed
 from tournaments.models import Entry, Match, RoundSeat, Standing, StandingsSnapshot, Tournament
+from tournaments.ranking import METRICS
 from tournaments.ranking.individual import (
     IndividualMatch,
     PlayerInfo,
     SitOut,
     compute_individual_standings,
     individual_club_standings,
+    individual_metrics,
     sit_out_score,
 )
 
@@ -70,9 +72,12 @@ def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], li
 def individual_standings_recompute(tournament: Tournament, snapshot: StandingsSnapshot, pts, metrics,
                                    started: float) -> StandingsSnapshot:
     """Rank the players and replace the saved rows and the club ranking (in the caller's transaction and lock)."""
+    # Names stored by a write that skipped the checks (a bulk update) are dropped, as the team standings do.
+    metrics = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries]
     players, matches, sit_outs = individual_inputs(tournament, pts)
     rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, metrics=metrics or None,
                                         settings=pts)
+    metrics = individual_metrics(tournament.format, metrics or None)
     computed_at = timezone.now()
     Standing.objects.filter(tournament=tournament).delete()
     Standing.objects.bulk_create(

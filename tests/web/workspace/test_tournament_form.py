@@ -44,6 +44,8 @@ def non_default(spec: scoring.OptionSpec):
         return ("on" if not spec.default else None), (not spec.default)
     if spec.kind == "int":
         value = (spec.default or 10) + 7
+        if spec.maximum is not None:
+            value = min(value, spec.maximum)
         return str(value), value
     other = next(c for c in spec.choices if c != spec.default)
     return other, other
@@ -119,6 +121,9 @@ def test_every_variants_options_are_stored_through_the_form(client, manager, slu
         else:
             data[key] = posted
         expected[name] = stored
+    if "rounds" in expected:  # Classic Malilla's deals are its rounds of four deals (rules.md): alike
+        expected["deals"] = 4 * expected["rounds"]
+        data[option_field_name(slug, "deals")] = str(expected["deals"])
     # Another variant's fields, posted too (a page without JavaScript), are ignored.
     data[option_field_name("belgian-manille" if slug != "belgian-manille" else "spanish-manilla", "target")] = "x"
     response = client.post(reverse("ws:tournament-new"), data)
