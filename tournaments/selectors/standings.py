@@ -53,14 +53,8 @@ def player_standings_for(tournament: Tournament) -> dict:
     the order that ranks the event (its format's keys, then its list: ``ranking.individual.individual_metrics``).
     Each club row (``players``, ``percentage``: the club ranking from individuals) names its club.
     """
-    from tournaments.ranking.individual import individual_metrics
-    from tournaments.ranking.standings import StandingsRefused
-
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
-    try:
-        order = individual_metrics(tournament.format, tournament.tiebreaks or None)
-    except StandingsRefused:  # a list the recompute refuses too: the saved rows' own order
-        order = []
+    order = list(snapshot.metrics) if snapshot and snapshot.metrics else individual_ranking(tournament)
     numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
                    .values_list("player_id", "start_number"))
     rows = []
@@ -71,6 +65,16 @@ def player_standings_for(tournament: Tournament) -> dict:
         rows.append(row)
     return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _named_clubs(snapshot),
             "metrics": order}
+
+
+def individual_ranking(tournament: Tournament) -> list[str]:
+    """The metric names that rank an individual event, in order: its format's keys, then the names of its tiebreak
+    list an individual event can use (the recompute's rule, ``services.standings_individual``)."""
+    from tournaments.ranking import METRICS
+    from tournaments.ranking.individual import individual_metrics
+
+    usable = [n for n in tournament.tiebreaks or [] if n in METRICS and "individual" in METRICS[n].entries]
+    return individual_metrics(tournament.format, usable or None)
 
 
 def player_standing(tournament: Tournament, player_id: int) -> dict | None:
