@@ -124,7 +124,7 @@ def test_each_table_of_four_prints_on_one_a4_page(client, kaarting):
 def test_the_pairings_print_names_the_players_by_seat_and_the_sit_outs(client, kaarting):
     words = visible(page(client, url("round-print", kaarting, 1)))
     assert "1 N An Peeters De Zwarte Kat S Jan Claes Café Sportwereld E Piet Janssens" in words
-    assert "Sitting this round out: Tom Peeters, Veerle Claes" in words
+    assert "Sitting this round out (2): Tom Peeters, Veerle Claes" in words
     assert "30 minutes a round" in words
 
 
