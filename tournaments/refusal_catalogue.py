@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"scoring": "engine", "tournaments": "service", "web": "workspace", "api": "api"}
 #: A refusal class and its HTTP status (tournaments/services/errors.py, services/rounds.py).
 CLASSES = {"ServiceError": 400, "Conflict": 409, "IdempotencyKeyMismatch": 422, "PairingImpossible": 400,
-           "InvalidFields": 400}
+           "InvalidFields": 400, "DrawError": 400}
+#: Refusal classes whose params are their second argument (the pure draw's ``DrawError(code, params)``).
+PARAMS_SECOND = {"DrawError"}
 
 
 @dataclass
@@ -126,7 +128,8 @@ class _Scanner(ast.NodeVisitor):
             if name == "IdempotencyKeyMismatch":
                 code = "idempotency_key_mismatch"
             if code:
-                params, reason = _dict_keys(args[2] if len(args) > 2 else keywords.get("params"))
+                position = 1 if name in PARAMS_SECOND else 2
+                params, reason = _dict_keys(args[position] if len(args) > position else keywords.get("params"))
                 self.add(code, status=status, reason=reason, params=params)
         elif name in ("words", "validation_error") and _name(getattr(node.func, "value", None)) == "refusals" and code:
             params, reason = _dict_keys(args[1] if len(args) > 1 else None)

@@ -227,6 +227,27 @@ SENTENCES = {
     "round_not_last": _("Only the last round can be drawn again; round %(round)s is not the last."),
     "no_draw": _("Round %(round)s has no draw to check."),
     "team_only_metrics": _("%(metrics)s rank teams only; an individual event ranks by %(known)s."),
+    # the draw of individual events (tournaments.pairing.individual): players named by their start numbers
+    "constraint_unsatisfiable": _("No draw keeps the players with start numbers %(pair)s apart: remove that "
+                                  "constraint or enter more players."),
+    "no_partnership_left": _("No draw gives every player a new partner: start numbers %(players)s have partnered "
+                             "everyone they could."),
+    "fixed_table_taken": _("Start numbers %(players)s are all fixed to table %(table)s: only one player can keep a "
+                           "table."),
+    "fixed_table_out_of_range": _("Start number %(player)s is fixed to table %(table)s, but the round has %(tables)s "
+                                  "tables."),
+    "fixed_table_mid_cycle": _("Start number %(player)s was fixed to table %(table)s after its cycle began: it "
+                               "counts from the next draw of tables."),
+    "reserve_invalid": _("Start number %(reserve)s cannot take the seat of start number %(player)s in this cycle."),
+    "cycle_round_missing": _("Round %(round)s of this cycle is missing: the next rounds cannot be derived from it."),
+    "player_left_mid_cycle": _("Start numbers %(players)s left during the cycle and have no reserve."),
+    "duplicate_player": _("Start number %(number)s is in the draw twice."),
+    "version_unknown": _("This draw was made by version %(version)s of the draw, which this server does not know "
+                         "(it knows %(known)s)."),
+    "format_unknown": _("The draw knows the formats %(known)s, not %(format)s."),
+    "round_invalid": _("Round %(round)s is not a round a draw can make."),
+    "inputs_invalid": _("The draw's inputs are not valid at %(field)s."),
+    "history_invalid": _("The earlier round %(round)s given to the draw is not valid."),
     "too_few_players": _("A draw needs at least %(needed)s players; %(players)s are entered."),
     "format_for_entry": _("The format %(format)s does not suit this kind of event; choose one of %(known)s."),
     "match_length_incomplete": _("This match length needs %(field)s."),
@@ -301,7 +322,11 @@ CATALOGUE = {
         "pairing_impossible", "too_few_teams", "tournament_over", "late_entry_closed", "same_team", "rematch",
         "not_entered", "seed", "name_missing", "name_too_long", "licence_too_long", "licence_taken",
         "unknown_field", "player_missing", "player_other_club", "player_retired", "same_player", "team_exists",
-        "entry_kind", "start_number", "fixed_table", "no_draw", "too_few_players", "clock_minutes")},
+        "entry_kind", "start_number", "fixed_table", "no_draw", "too_few_players", "clock_minutes",
+        "constraint_unsatisfiable", "no_partnership_left", "fixed_table_taken", "fixed_table_out_of_range",
+        "fixed_table_mid_cycle", "reserve_invalid", "cycle_round_missing", "player_left_mid_cycle",
+        "duplicate_player", "version_unknown", "format_unknown", "round_invalid", "inputs_invalid",
+        "history_invalid")},
     **{code: ("task", None) for code in ("not_found", "queue_unavailable", "error", "worker_lost", "not_started")},
     **{code: ("settings", 400) for code in (
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",

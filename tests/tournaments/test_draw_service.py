@@ -148,6 +148,26 @@ def test_a_reserve_takes_the_leavers_seat():
     seat = RoundSeat.objects.select_related("match").get(round=second, player=reserve)
     assert seat.match.table == where
     assert RoundSeat.objects.filter(round=second, match__isnull=False).count() == 8
+    assert RoundDraw.objects.get(round=second).inputs["reserves"] == [[3, 9]]
+    finish(second)
+    third = round_pair(tournament=tournament)  # the reserve keeps the seat, read from round 2 now
+    assert RoundSeat.objects.select_related("match").get(round=third, player=reserve).match.table == where
+    assert RoundDraw.objects.get(round=third).inputs["reserves"] == []
+    assert round_draw_check(third)["same"] is True
+
+
+def test_a_withdrawal_after_the_first_round_leaves_the_table_out_for_the_rest_of_the_cycle():
+    tournament, people = event(8, withdrawal="sit_out")
+    finish(round_pair(tournament=tournament))
+    entry_withdraw(entry=Entry.objects.get(tournament=tournament, player=people[0]))
+    for _ in range(2):
+        rnd = round_pair(tournament=tournament)
+        assert Match.objects.filter(round=rnd).count() == 1
+        assert RoundSeat.objects.filter(round=rnd, match__isnull=True).count() == 3
+        finish(rnd)
+    fourth = round_pair(tournament=tournament)  # a new cycle: seven players, one table, three sit out
+    assert Match.objects.filter(round=fourth).count() == 1
+    assert not RoundSeat.objects.filter(round=fourth, player=people[0]).exists()
 
 
 def test_a_swiss_individual_event_never_repeats_a_partnership():

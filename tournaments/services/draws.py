@@ -16,10 +16,7 @@ from django.db.models import Max
 
 from tournaments.live import publish_tournament_changed
 from tournaments.models import Entry, KeptApart, Match, Player, Round, RoundDraw, RoundSeat, Tournament
-try:  # TEMPORARY until the draw lands
-    from tournaments.pairing import individual
-except ImportError:
-    individual = None
+from tournaments.pairing import individual
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.knockout import tournament_locked
 
@@ -170,9 +167,9 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
     the ``sit_out`` rule (their tables are not played; the others there sit out).
 
     A round that continues a ``tables`` cycle draws the cycle's players: a reserve who took a leaver's seat
-    (``Entry.replaces``) stands in the cycle's first round under the reserve's own number; a player who left
-    under the ``sit_out`` rule is drawn still, and the service leaves their table out. Players who joined
-    since (late entries) wait for the next cycle: they sit out.
+    (``Entry.replaces``) is named to the draw (``reserves``) until they have sat there once, after which the
+    earlier rounds show them; a player who left with no reserve is drawn still, and the service leaves their
+    table out. Players who joined since (late entries) wait for the next cycle: they sit out.
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     number_of = {e.player_id: e.start_number for e in entries}
@@ -184,24 +181,24 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
                         if a in number_of and b in number_of))
     drawn = sorted((e for e in entries if not e.withdrawn and not e.reserve), key=lambda e: e.start_number)
     changes: dict = {"left": [], "waiting": []}
+    reserves: list[tuple[int, int]] = []
     first = _cycle_start(tournament, number)
     if first is not None:
-        cycle = next((r for r in history if r.number == first), None)
-        if cycle is not None:
+        cycle = [r for r in history if first <= r.number < number]
+        if cycle and cycle[0].number == first:
             by_pk = {e.pk: e for e in entries}
-            swap = {by_pk[e.replaces_id].start_number: e.start_number
-                    for e in entries if e.replaces_id and not e.withdrawn}
-            tables = tuple(individual.PastTable(table=t.table, ns=tuple(swap.get(n, n) for n in t.ns),
-                                                ew=tuple(swap.get(n, n) for n in t.ew)) for t in cycle.tables)
-            history = tuple(individual.PastRound(number=r.number, tables=tables, sitting_out=r.sitting_out)
-                            if r.number == first else r for r in history)
-            seated = {n for t in tables for n in (*t.ns, *t.ew)}
-            left = sorted(n for n in seated if by_number[n].withdrawn)
+            seated_first = {n for t in cycle[0].tables for n in (*t.ns, *t.ew)}
+            seated = {n for r in cycle for t in r.tables for n in (*t.ns, *t.ew)}
+            replaced = {by_pk[e.replaces_id].start_number: e.start_number
+                        for e in entries if e.replaces_id and not e.withdrawn}
+            reserves = sorted((left, reserve) for left, reserve in replaced.items()
+                              if left in seated_first and reserve not in seated)
+            left = sorted(n for n in seated_first if by_number[n].withdrawn and n not in replaced)
+            cycle_players = (seated_first - set(replaced)) | {r for n, r in replaced.items() if n in seated_first}
+            cycle_players |= {n for n in cycle[0].sitting_out if not by_number[n].withdrawn}
             changes["left"] = left
-            changes["waiting"] = sorted(e.start_number for e in drawn if e.start_number not in seated
-                                        and e.start_number not in cycle.sitting_out)
-            drawn = sorted((e for e in entries if e.start_number in seated or (
-                e.start_number in cycle.sitting_out and not e.withdrawn)), key=lambda e: e.start_number)
+            changes["waiting"] = sorted(e.start_number for e in drawn if e.start_number not in cycle_players)
+            drawn = sorted((by_number[n] for n in cycle_players), key=lambda e: e.start_number)
     # Clubs by their first appearance in start-number order ("c1", "c2"...): the inputs name no database id.
     clubs: dict[int, str] = {}
     for e in sorted(entries, key=lambda e: e.start_number):
@@ -211,7 +208,7 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
                                           fixed_table=e.fixed_table) for e in drawn)
     inputs = individual.DrawInputs(
         format=tournament.format, round_number=number, players=players, seed=seed, history=history,
-        kept_apart=kept, scores=_scores(tournament, number_of) if tournament.format == Tournament.Format.SWISS else ())
+        kept_apart=kept, reserves=tuple(reserves), scores=_scores(tournament, number_of) if tournament.format == Tournament.Format.SWISS else ())
     return inputs, changes
 
 
