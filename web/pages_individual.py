@@ -57,7 +57,7 @@ def match_length_words(tournament: Tournament) -> str:
         return ngettext("%(n)s game, counted", "%(n)s games, each counted", tournament.match_games or 0) % {
             "n": tournament.match_games}
     best_of = tournament.effective_best_of
-    return _("one game") if best_of == 1 else _("best of %(n)s") % {"n": best_of}
+    return ngettext("one game", "best of %(n)s", best_of) % {"n": best_of}
 
 
 def sit_out_words(tournament: Tournament) -> str:
