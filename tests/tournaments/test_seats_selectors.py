@@ -183,3 +183,24 @@ def test_the_entered_players_in_start_number_order():
     assert [e.start_number for e in entries] == [1, 2, 3, 4, 5, 6]
     assert entered_player(tournament, entries[0].player_id).player.name == "An Peeters"
     assert entered_player(tournament, 10**9) is None
+
+
+def test_a_sheets_rounds_not_drawn_yet_are_the_seats_the_draw_then_makes():
+    """The sheet printed at a cycle's first round tells rounds 2 and 3 by the rotation: the real draw agrees."""
+    from tests.factories import ClubFactory, PlayerFactory, TournamentFactory
+    from tournaments.services.draws import entry_add_player
+    from tournaments.services.rounds import round_pair
+
+    tournament = TournamentFactory(variant="belgian-manille", entry="individual", format="tables", rounds=3)
+    club = ClubFactory()
+    for _ in range(13):
+        entry_add_player(tournament=tournament, player=PlayerFactory(club=club))
+    first = round_pair(tournament=tournament)
+    predicted = {t.table: [seats_of(r) for r in t.rounds] for t in cycle_tables(first)}
+    assert len(predicted) == 3 and all(len(rounds) == 3 for rounds in predicted.values())
+    for number in (2, 3):
+        Match.objects.filter(round__tournament=tournament).update(status=Match.Status.FINISHED, winner="ns")
+        rnd = round_pair(tournament=tournament)
+        assert rnd.number == number
+        drawn = {t.table: seats_of(t.rounds[number - 1]) for t in cycle_tables(rnd)}
+        assert drawn == {table: rounds[number - 1] for table, rounds in predicted.items()}

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tournaments.models import Entry, Match, Player, Round, RoundSeat, Tournament
+from tournaments.pairing.individual.tables import ROTATION
 
 SIDE_SEATS = {"ns": ("N", "S"), "ew": ("E", "W")}
 
@@ -199,8 +200,8 @@ def seat_lookup(rnd: Round, query: str, *, limit: int = 20) -> dict:
 
 
 #: The seats N, S, E, W of each round of a ``tables`` cycle as indices into the cycle's players A, B, C, D (A the
-#: seated scorer): A+B v C+D, A+C v B+D, A+D v B+C, the draw's rotation (``tournaments.pairing.individual``).
-CYCLE_ROTATION = {1: (0, 1, 2, 3), 2: (0, 2, 1, 3), 3: (0, 3, 1, 2)}
+#: seated scorer): A+B v C+D, A+C v B+D, A+D v B+C, the draw's own rotation.
+CYCLE_ROTATION = ROTATION
 CYCLE_SEATS = "NSEW"
 
 
