@@ -9,6 +9,7 @@ table: it is never shown here (only organizers' prints carry it, ``web.print_vie
 from __future__ import annotations
 
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -141,34 +142,52 @@ def clock_view(rnd: Round, tournament: Tournament) -> dict | None:
             "over": clock["status"] == OVER}
 
 
-def _side(seats: dict, side: str) -> list:
-    return [seats.get(s) for s in SIDE_SEATS[side] if seats.get(s) is not None]
+def _seat_words() -> dict[str, tuple[str, str]]:
+    """Each seat's letter and name in the page's language, worked out once for a page of hundreds of players."""
+    return {s: (vocabulary.seat(s), seat_name(s)) for s in "NESW"}
+
+
+def seated(row, words: dict[str, tuple[str, str]]) -> dict:
+    """A player's place (a ``SeatRow``) as a page lists it: name, id, start number, club, table, seat in words."""
+    letter, name = words.get(row.seat, ("", ""))
+    return {"id": row.player.pk, "name": row.player.name, "number": row.number, "club": row.club,
+            "table": row.table, "seat": row.seat, "seat_letter": letter, "seat_name": name}
+
+
+def _side(seats: dict, side: str, words) -> list:
+    return [seated(seats[s], words) for s in SIDE_SEATS[side] if seats.get(s) is not None]
 
 
 def round_view(rnd: Round, tournament: Tournament) -> dict:
     """A round of an individual event: each table's players by side and seat, the game in play and the result;
     the players sitting out; how many tables are finished; the clock. Four queries whatever the players."""
     seating = round_seating(rnd)
+    words = _seat_words()
     tables = []
     for m in round_matches(rnd):
         games = list(m.games.all())
         game = games[-1] if games and games[-1].status == Game.Status.PLAYING else None
         seats = seating["tables"].get(m.pk, {})
-        ns, ew = _side(seats, "ns"), _side(seats, "ew")
+        ns, ew = _side(seats, "ns", words), _side(seats, "ew", words)
         tables.append({"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status), "game": game,
                        "ns": ns, "ew": ew, "ns_name": partnership(ns), "ew_name": partnership(ew),
                        "sides": [("ns", ns, m.games_won_ns, game.total_ns if game else None),
                                  ("ew", ew, m.games_won_ew, game.total_ew if game else None)]})
     return {"round": rnd, "individual": True, "status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
-            "matches": tables, "byes": [], "sitting_out": seating["sitting_out"],
+            "matches": tables, "byes": [], "sitting_out": [seated(r, words) for r in seating["sitting_out"]],
+            # Links built from one reversed prefix: a round of 136 tables reverses one URL, not 136 (nor 544).
+            "match_url": reverse("web:match", args=[tournament.slug, 0])[:-2],
+            "player_url": reverse("web:players", args=[tournament.slug]),
             "finished": sum(1 for t in tables if t["match"].status == Match.Status.FINISHED), "total": len(tables),
             "clock": clock_view(rnd, tournament), "seats": seating["rows"]}
 
 
 def name_pages(rows: list, per_page: int = NAMES_PER_PAGE) -> list[dict]:
-    """The round's alphabetical list cut into pages, each with its number and its first and last names."""
-    pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
-    return [{"number": i + 1, "rows": page, "first": page[0].player.name, "last": page[-1].player.name}
+    """The round's alphabetical list (``SeatRow``s) cut into pages, each with its number and first and last names."""
+    words = _seat_words()
+    listed = [seated(r, words) for r in rows]
+    pages = [listed[i:i + per_page] for i in range(0, len(listed), per_page)]
+    return [{"number": i + 1, "rows": page, "first": page[0]["name"], "last": page[-1]["name"]}
             for i, page in enumerate(pages)]
 
 
@@ -219,6 +238,15 @@ STANDINGS_ORDER = {"tables": ["points", "games", "played", "won", "drawn", "lost
                    "swiss": ["match_points", "played", "won", "drawn", "lost", "games", "points"]}
 
 
+def _cell(row: dict, column: str) -> str:
+    """A standings row's value in a column, as the table shows it ("12–3" for a pair)."""
+    if column == "points":
+        return f"{row['points_for']}–{row['points_against']}"
+    if column == "games":
+        return f"{row['games_won']}–{row['games_lost']}"
+    return str(row[column])
+
+
 def _metric(name: str) -> dict:
     short, label, help_text = vocabulary.METRIC_LABELS[name]
     return {"name": name, "short": short, "label": label, "help": help_text}
@@ -229,14 +257,17 @@ def standings(tournament: Tournament) -> dict:
     data = player_standings_for(tournament)
     metrics = [m for m in data["metrics"] if m not in OWN_COLUMNS]
     ranks = [r["rank"] for r in data["rows"]]
-    rows = [{**r, "shared": ranks.count(r["rank"]) > 1, "tiebreak_values": [r["tiebreaks"].get(m) for m in metrics]}
-            for r in data["rows"]]
+    swiss = tournament.format == Tournament.Format.SWISS
+    columns = STANDINGS_ORDER["swiss" if swiss else "tables"]
+    first = "match_points" if swiss else "points"
+    rows = [{**r, "shared": ranks.count(r["rank"]) > 1, "cells": [(_cell(r, c), c == first) for c in columns],
+             "tiebreak_values": [r["tiebreaks"].get(m) for m in metrics]} for r in data["rows"]]
     club_ranks = [c["rank"] for c in data["clubs"]]
     best_n = tournament.club_best_n
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1,
                   "complete": not best_n or c.get("players", 0) >= best_n} for c in data["clubs"]]
-    swiss = tournament.format == Tournament.Format.SWISS
-    return {"computed_at": data["computed_at"], "rows": rows, "columns": STANDINGS_ORDER["swiss" if swiss else "tables"],
+    return {"computed_at": data["computed_at"], "rows": rows, "columns": columns,
+            "player_url": reverse("web:players", args=[tournament.slug]),
             "metrics": [_metric(m) for m in metrics if m in vocabulary.METRIC_LABELS],
             "clubs": club_rows, "individual": True, "swiss": tournament.format == Tournament.Format.SWISS,
             "ranking": ranking_words(tournament), "club_rule": club_ranking_words(tournament)}

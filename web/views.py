@@ -238,13 +238,13 @@ def seat(request, slug, number=None):
     asks for the results alone (``?partial=1``) as the player types."""
     tournament, ctx = _individual_context(request, slug, "seat")
     rnd = pages.round_or_404(tournament, number) if number else pages.current_round(tournament)
-    ctx["rounds"] = pages.rounds_of(tournament) if rnd else []
     if rnd is None:
-        ctx.update(round=None, q="")
+        ctx.update(round=None, q="", rounds=[])
         return render(request, "web/seat.html", ctx)
     ctx.update(pages_individual.seat_page(rnd, tournament, request.GET.get("q", "")), current=number is None)
     if request.GET.get("partial"):
         return render(request, "web/_seat_results.html", ctx)
+    ctx["rounds"] = pages.rounds_of(tournament)
     ctx["clock_region"] = regions.region_html("clock", rnd.pk, request.LANGUAGE_CODE, rnd=rnd, tournament=tournament)
     return render(request, "web/seat.html", ctx)
 
