@@ -134,6 +134,7 @@ def test_the_overview_of_an_individual_event_says_its_rules_in_words(client, kaa
     assert "Ranked by points for, then games won, then opponents minus partner." in words
     assert "the mean of their 3 best players' percentages" in words
     assert "Where do I sit?" in words and "Time left" in words
+    assert "The names alone, for a screen at the door" in words
     assert re.search(r"1= \S+ \S+ 240 points", words)  # the leaders by points, the format's first key
 
 
