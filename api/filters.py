@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import filters
 from rest_framework.exceptions import ValidationError
 
-from tournaments.models import Club, Entry, Hand, Match, Player, Team, Tournament
+from tournaments.models import Club, Entry, Hand, Match, Player, RoundSeat, Team, Tournament
 
 
 class IdFilter(django_filters.NumberFilter):
@@ -72,29 +72,38 @@ class TournamentFilter(django_filters.FilterSet):
 
     class Meta:
         model = Tournament
-        fields = ["name", "variant", "format", "status", "club", "public", "starts_after", "starts_before"]
+        fields = ["name", "variant", "entry", "format", "status", "club", "public", "starts_after", "starts_before"]
 
 
 class EntryFilter(django_filters.FilterSet):
     team = IdFilter(field_name="team")
+    player = IdFilter(field_name="player")
     withdrawn = BooleanFilter()
+    reserve = BooleanFilter()
 
     class Meta:
         model = Entry
-        fields = ["team", "withdrawn"]
+        fields = ["team", "player", "withdrawn", "reserve"]
 
 
 class MatchFilter(django_filters.FilterSet):
     tournament = IdFilter(field_name="round__tournament")
     round = IdFilter(field_name="round__number", max_value=32767, label="Round number")
     team = IdFilter(method="filter_team", label="Matches of this team")
+    player = IdFilter(method="filter_player", label="Matches of this player (seated, or in a team of the match)")
 
     class Meta:
         model = Match
-        fields = ["tournament", "round", "status", "team"]
+        fields = ["tournament", "round", "status", "team", "player"]
 
     def filter_team(self, queryset, name, value: int):  # the hint types the parameter in the schema
         return queryset.filter(Q(ns=value) | Q(ew=value))
+
+    def filter_player(self, queryset, name, value: int):
+        """An individual event's matches through their seats, a team event's through its teams' players."""
+        seated = RoundSeat.objects.filter(player=value, match__isnull=False).values("match_id")
+        return queryset.filter(Q(pk__in=seated) | Q(ns__player_1=value) | Q(ns__player_2=value)
+                               | Q(ew__player_1=value) | Q(ew__player_2=value))
 
 
 class SearchFilter(filters.SearchFilter):

@@ -210,26 +210,73 @@ DESCRIPTIONS = {
     "v1_tournaments_partial_update": "Change some fields of a tournament, by id or slug. Its organizers or staff; "
                                      "409 for a change the played rounds no longer allow.",
     "v1_tournaments_destroy": "Delete a tournament; 409 once a round is paired.",
-    "v1_tournaments_entries_list": f"The teams entered, with their seed and whether they withdrew. {_PUBLIC}",
-    "v1_tournaments_entries_create": "Enter a team (late entries are allowed between rounds). Organizers or "
-                                     "staff; 409 when the team is already entered.",
+    "v1_tournaments_entries_list": f"The teams entered, with their seed and whether they withdrew; an individual "
+                                   f"event's players by start number, with their club. {_PUBLIC}",
+    "v1_tournaments_entries_create": "Enter a team (`{\"team\": 5}`; late entries are allowed between rounds), or "
+                                     "in an individual event a player (`{\"player\": 11}`, optional "
+                                     "`start_number`, `fixed_table`, `reserve`; a late entry plays from the next "
+                                     "draw). A team into an individual event, or a player into a team event, is "
+                                     "refused (`entry_kind`). Organizers or staff; 409 when already entered.",
+    "v1_tournaments_entries_start_numbers_partial_update": (
+        "Individual events, before the first draw: set several start numbers at once (`{\"numbers\": [{\"entry\": "
+        "3, \"start_number\": 7}, ...]}`; numbers may be swapped), and answer every entry by start number. The "
+        "draw reads players by start number, never by database id. Organizers or staff; 409 once a round is drawn "
+        "(`tournament_started`) or for a number taken (`start_number_taken`)."),
+    "v1_tournaments_kept_apart_list": "Individual events: the pairs of players the draws never seat at one table. "
+                                      "`reason` is shown to the organizers only. " + _PUBLIC,
+    "v1_tournaments_kept_apart_create": "Keep two entered players apart in every draw from now on (a hard rule: a "
+                                        "draw that cannot keep them apart is refused, `constraint_unsatisfiable`). "
+                                        "Organizers or staff; 409 for a pair kept apart already.",
+    "v1_tournaments_kept_apart_retrieve": "A pair of players kept apart. " + _PUBLIC,
+    "v1_tournaments_kept_apart_destroy": "No longer keep two players apart (the draws to come). Organizers or staff.",
     "v1_tournaments_entries_retrieve": f"One entry. {_PUBLIC}",
-    "v1_tournaments_entries_partial_update": "Change an entry's seed. Organizers or staff.",
-    "v1_tournaments_entries_destroy": "Withdraw a team: it is not paired again and its played results stand. "
-                                      "Organizers or staff.",
+    "v1_tournaments_entries_partial_update": "Change an entry's seed, or in an individual event its start number "
+                                             "(before the first draw). Organizers or staff.",
+    "v1_tournaments_entries_destroy": "Withdraw a team: it is not paired again and its played results stand. In an "
+                                      "individual event, a player who withdraws mid-cycle is replaced by a reserve "
+                                      "or their table sits the cycle's remaining rounds out (the event's "
+                                      "`withdrawal` rule). Organizers or staff.",
     "v1_tournaments_rounds_list": f"The rounds with their tables: each match's teams (ids, and names with clubs "
-                                  f"in `ns_detail`/`ew_detail`), status and winner. {_PUBLIC}",
-    "v1_tournaments_rounds_create": "Pair the next round. Pairing runs in a worker: the answer is 202 with the "
-                                    "task to follow at `status_url`. 409 while a pairing is under way or the last "
-                                    "round is unfinished (unless `force`). Organizers or staff.",
-    "v1_tournaments_rounds_retrieve": f"One round by its number, with its tables. {_PUBLIC}",
+                                  f"in `ns_detail`/`ew_detail`), its `players` by side, `bye`, status and winner. "
+                                  f"In an individual event the team fields are null, each round lists the players "
+                                  f"`sitting_out` and the `seed` of its draw. Each round carries its `clock`. "
+                                  f"{_PUBLIC}",
+    "v1_tournaments_rounds_create": "Pair the next round, or draw it in an individual event. Pairing runs in a "
+                                    "worker: the answer is 202 with the task to follow at `status_url`. 409 while a "
+                                    "pairing is under way or the last round is unfinished (unless `force`); 400 for "
+                                    "too few teams (`too_few_teams`) or players (`too_few_players`: four at least). "
+                                    "Organizers or staff.",
+    "v1_tournaments_rounds_retrieve": f"One round by its number, with its tables (see the list). {_PUBLIC}",
+    "v1_tournaments_rounds_draw_retrieve": (
+        "Individual events: the round's draw as anyone may check it. Every draw kept for the round (a redraw adds "
+        "one), oldest first, each with its seed, the algorithm's version, its inputs (start numbers, clubs, "
+        "constraints, the earlier rounds, the seed) and its result; the one in use is marked `in_use`, its inputs "
+        "and result also at the top. The pure draw module makes the same draw again from `inputs` alone: this "
+        "answer as it is goes to `python -m tournaments.pairing.individual.check -`. A team event's rounds have "
+        "none. " + _PUBLIC),
+    "v1_tournaments_rounds_redraw_create": "Individual events: draw the last round again with a new seed while none "
+                                           "of its matches has begun; the earlier draw stays kept. Answers the "
+                                           "round. Organizers or staff; 409 once a game is played "
+                                           "(`round_started`) or for an earlier round (`round_not_last`).",
+    "v1_tournaments_rounds_clock_retrieve": "The round clock as the server keeps it, with the seconds `remaining` "
+                                            "at `server_time`: a page counts down from it, right after a reload or a "
+                                            "lost connection. Never a kept answer. " + _PUBLIC,
+    "v1_tournaments_rounds_clock_create": "Start the round clock (for `minutes`, the event's minutes a round by "
+                                          "default), pause it, resume it, extend it by `minutes` or end it (the "
+                                          "timed matches without a game in play are then decided). Answers the "
+                                          "clock. Organizers or staff; 409 for an action the clock's state does not "
+                                          "allow (`clock_started`, `clock_not_running`, ...).",
     "v1_tournaments_standings_retrieve": f"The standings as last computed (a worker recomputes them after each "
                                          f"result): one row a team in rank order with its tiebreaks, and the club "
-                                         f"standings. {_PUBLIC}",
+                                         f"standings. An individual event's rows have `player` (and "
+                                         f"`player_detail`, `start_number`) instead of `team`, with the same "
+                                         f"numbers; its clubs are ranked from their players. {_PUBLIC}",
     "v1_tasks_retrieve": "Follow a pairing task: `pending`, `running` (with progress), `succeeded` (with the "
                          "round's URL) or `failed` (with the reason). Visible to whoever sees the tournament.",
-    "v1_matches_list": f"The matches, filterable by tournament, round number, team and status. {_PUBLIC}",
-    "v1_matches_retrieve": "The match scoreboard: both teams with their clubs and players, status, games won, and "
+    "v1_matches_list": f"The matches, filterable by tournament, round number, team, player and status, each with "
+                       f"its `players` by side and `bye`. {_PUBLIC}",
+    "v1_matches_retrieve": "The match scoreboard: both teams with their clubs and players (null in an individual "
+                           "event), the `players` of each side in every event, `bye`, status, games won, and "
                            "per game every hand with its result and running totals, the next dealer and what the "
                            "next hand is worth. Cheap to poll: it answers an `ETag` and 304 to `If-None-Match`. "
                            + _PUBLIC,
@@ -238,8 +285,10 @@ DESCRIPTIONS = {
                                "violation is a 400 with the rule's code. Send `Idempotency-Key` (a new one for every "
                                "hand) to make a retry safe: the same request again answers the stored hand; the "
                                "key with another request is a 422 (`idempotency_key_mismatch`), with a hand of "
-                               "another match a 409 (`idempotency_key_reused`). Organizers, scorekeepers or staff; "
-                               "409 when the hand was already entered.",
+                               "another match a 409 (`idempotency_key_reused`). Send `played_at` (when the hand "
+                               "was played at the table) from an offline queue: a timed round's clock judges it "
+                               "(409 `round_time_over` for a game started after the clock's end). Organizers, "
+                               "scorekeepers or staff; 409 when the hand was already entered.",
     "v1_matches_games_create": "Start the match's next game with the dealer drawn at the table (optional: the "
                                "first hand entered starts it too). Needed to record a Classic Malilla favourite "
                                "suit or a Mexican albur. Organizers, scorekeepers or staff.",
@@ -358,3 +407,15 @@ EXAMPLE_TOURNAMENT = OpenApiExample(
     value={"name": "Gentse Beker", "variant": "belgian-manille", "format": "swiss", "rounds": 7, "best_of": 3,
            "options": {}, "public": True},
 )
+EXAMPLE_TOURNAMENT_INDIVIDUAL = OpenApiExample(
+    "An individual kaarting", request_only=True,
+    summary="Players entered alone at tables of four, three timed rounds of 30 minutes",
+    value={"name": "Kortrijkse Kaarting", "variant": "belgian-manille", "entry": "individual", "format": "tables",
+           "rounds": 3, "match_length": "timed", "minutes": 30, "at_time": "finish", "sit_out_score": "mean",
+           "withdrawal": "sit_out", "public": True},
+)
+EXAMPLE_ENTRY_TEAM = OpenApiExample("A team", request_only=True, summary="A team event: the team's id",
+                                    value={"team": 5})
+EXAMPLE_ENTRY_PLAYER = OpenApiExample(
+    "A player", request_only=True, summary="An individual event: the player's id (the next start number)",
+    value={"player": 11})

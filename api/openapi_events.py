@@ -5,11 +5,12 @@ Each event is a signed JSON POST to the registered URL (webhooks/services.py bui
 for the schema; ``tests/api/test_generated_clients.py`` checks real payloads against them.
 """
 
-from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, extend_schema
+from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
 from tournaments.models import Match, Round
 
+from .serializers.matches import SidesPlayersSerializer
 from .serializers.variants import SideIntsSerializer, WINNERS
 
 
@@ -29,8 +30,10 @@ class EventMatchSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The round's number.")
     table = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    ns = EventTeamSerializer(allow_null=True, help_text="Null for a bye's empty side.")
-    ew = EventTeamSerializer(allow_null=True, help_text="Null for a bye's empty side.")
+    ns = EventTeamSerializer(allow_null=True, help_text="The first team; null in an individual event.")
+    ew = EventTeamSerializer(allow_null=True, help_text="The second team; null for a bye and in an individual event.")
+    bye = serializers.BooleanField(help_text="A team event's bye (no second team); an individual event has none.")
+    players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     games_won = SideIntsSerializer()
     points = SideIntsSerializer(help_text="Game points: the sum of the games' totals.")
     winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
@@ -57,8 +60,10 @@ class EventHandRefSerializer(serializers.Serializer):
 class EventRoundMatchSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
-    ns = EventTeamSerializer(allow_null=True)
-    ew = EventTeamSerializer(allow_null=True)
+    ns = EventTeamSerializer(allow_null=True, help_text="The first team; null in an individual event.")
+    ew = EventTeamSerializer(allow_null=True, help_text="The second team; null for a bye and in an individual event.")
+    bye = serializers.BooleanField()
+    players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     status = serializers.ChoiceField(choices=Match.Status.choices)
 
 
@@ -66,17 +71,33 @@ class EventRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
     matches = EventRoundMatchSerializer(many=True)
+    sitting_out = serializers.ListField(child=serializers.IntegerField(),
+                                        help_text="Individual events: the ids of the players who sit the round out.")
+    seed = serializers.CharField(allow_null=True, help_text="Individual events: the seed of the round's draw.")
 
 
-class EventStandingSerializer(serializers.Serializer):
+class EventStandingNumbersSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    team = EventTeamSerializer()
     played = serializers.IntegerField()
     won = serializers.IntegerField()
     drawn = serializers.IntegerField()
     lost = serializers.IntegerField()
     match_points = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    points_for = serializers.IntegerField()
     tiebreaks = serializers.DictField(help_text="The tiebreaks' values by name.")
+
+
+class EventStandingSerializer(EventStandingNumbersSerializer):
+    """A team's row."""
+
+    team = EventTeamSerializer()
+
+
+class EventPlayerStandingSerializer(EventStandingNumbersSerializer):
+    """An individual event's row: ``player`` instead of ``team``."""
+
+    player = EventTeamSerializer(help_text="The player: id and name.")
 
 
 class HandEventDataSerializer(serializers.Serializer):
@@ -98,7 +119,9 @@ class RoundPairedDataSerializer(serializers.Serializer):
 
 
 class StandingsUpdatedDataSerializer(serializers.Serializer):
-    standings = EventStandingSerializer(many=True)
+    standings = PolymorphicProxySerializer(
+        component_name="EventStandingsRow", serializers=[EventStandingSerializer, EventPlayerStandingSerializer],
+        resource_type_field_name=None, many=True, help_text="One row a team, or a player in an individual event.")
 
 
 class WebhookTestDataSerializer(serializers.Serializer):

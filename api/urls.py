@@ -9,7 +9,7 @@ from .views.matches import HandViewSet, MatchViewSet
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
 from .views.rounds import RoundViewSet, StandingsView, TaskView
 from .views.tables import LiveTablesView, RoundTablesView
-from .views.tournaments import TOURNAMENT_REF, EntryViewSet, TournamentViewSet
+from .views.tournaments import TOURNAMENT_REF, EntryViewSet, KeptApartViewSet, TournamentViewSet
 from .views.variants import VariantViewSet
 from .views.webhooks import EndpointViewSet
 
@@ -22,6 +22,8 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("teams", TeamViewSet, basename="team")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/entries", EntryViewSet, basename="entry")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/kept-apart", KeptApartViewSet,
+                basename="kept-apart")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/rounds", RoundViewSet, basename="round")
 router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")

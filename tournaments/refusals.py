@@ -184,6 +184,8 @@ SENTENCES = {
                                               "withdrawn."),
     ("tournament_started", "frozen"): _("A round is paired already: %(fields)s can no longer change."),
     ("tournament_started", "delete"): _("A tournament with paired rounds cannot be deleted."),
+    ("tournament_started", "entries"): _("Teams or players are entered already: whether the event is for teams "
+                                         "or for individuals can no longer change."),
     "round_started": _("Round %(round)s has started: its pairings can no longer change."),
     "same_team": _("A team cannot play itself: choose two different teams."),
     ("same_team", "forbidden_pair"): _("A team cannot be kept apart from itself: choose two different teams."),

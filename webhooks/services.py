@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 
 from tournaments import queue
 from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
+from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
 
 from .models import TEST_EVENT, Delivery, Endpoint, new_secret, validate_events, validate_http_url
@@ -158,10 +159,25 @@ def _team(team) -> dict | None:
 
 
 def _match(match: Match) -> dict:
+    """A match as the events send it: its teams (null in an individual event), its players by side and ``bye``."""
     return {"id": match.pk, "round": match.round.number, "table": match.table, "status": match.status,
-            "ns": _team(match.ns), "ew": _team(match.ew),
+            "ns": _team(match.ns), "ew": _team(match.ew), "bye": match.is_bye, "players": match_players(match),
             "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
             "points": {"ns": match.points_ns, "ew": match.points_ew}, "winner": match.winner or None}
+
+
+def _player(player) -> dict:
+    return {"id": player.pk, "name": player.name}
+
+
+def _standings(tournament: Tournament) -> list[dict]:
+    """The saved standings' rows: a team's, or in an individual event a player's (``player`` instead of ``team``)."""
+    rows = Standing.objects.filter(tournament=tournament).order_by("position")
+    key, rows = (("player", rows.filter(player__isnull=False).select_related("player")) if tournament.is_individual
+                 else ("team", rows.filter(team__isnull=False).select_related("team")))
+    return [{"rank": r.rank, key: _player(r.player) if key == "player" else _team(r.team), "played": r.played,
+             "won": r.won, "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
+             "games_won": r.games_won, "points_for": r.points_for, "tiebreaks": r.tiebreaks} for r in rows]
 
 
 def _hand(hand: Hand) -> dict:
@@ -171,7 +187,8 @@ def _hand(hand: Hand) -> dict:
             "labels": hand.labels}
 
 
-_MATCH_RELATED = ("round__tournament", "ns", "ew")
+# The teams' players joined: a team event's ``players`` cost no query (an individual event's seats, one).
+_MATCH_RELATED = ("round__tournament", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
 
 
 def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, dict]]] | None:
@@ -199,20 +216,20 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
         rnd = Round.objects.select_related("tournament").filter(pk=ids["round"]).first()
         if rnd is None:
             return None
-        matches = rnd.matches.select_related("ns", "ew").order_by("table")
+        matches = list(rnd.matches.select_related(*_MATCH_RELATED[1:]).order_by("table"))
+        players = players_of_matches(matches)
         data = {"round": {"number": rnd.number, "status": rnd.status,
                           "matches": [{"id": m.pk, "table": m.table, "ns": _team(m.ns), "ew": _team(m.ew),
-                                       "status": m.status} for m in matches]}}
+                                       "bye": m.is_bye, "players": players[m.pk], "status": m.status}
+                                      for m in matches],
+                          "sitting_out": sitting_out_ids([rnd])[rnd.pk] if rnd.tournament.is_individual else [],
+                          "seed": rnd.seed or None}}
         return rnd.tournament, [(event, data)]
     if event == "standings.updated":
         tournament = Tournament.objects.filter(pk=ids["tournament"]).first()
         if tournament is None:
             return None
-        rows = Standing.objects.filter(tournament=tournament).select_related("team").order_by("position")
-        data = {"standings": [{"rank": r.rank, "team": _team(r.team), "played": r.played, "won": r.won,
-                               "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
-                               "tiebreaks": r.tiebreaks} for r in rows]}
-        return tournament, [(event, data)]
+        return tournament, [(event, {"standings": _standings(tournament)})]
     raise ValueError(f"unknown webhook event {event!r}")
 
 

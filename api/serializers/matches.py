@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import CORRECTION_REASON_MAX, Game, Match
+from tournaments.selectors.seats import match_players
 
 from .variants import (
     SEATS, SIDES, WINNERS, BonusSerializer, HandInputSerializer, PenaltySerializer,
@@ -29,6 +30,12 @@ class HandEnterSerializer(HandInputSerializer):
         help_text="Optional: the game number the client expects the hand to go to; another game is a 409. "
                   "Without `number` or `game`, a hand that would open a game and repeats the hand that decided "
                   "the previous one is refused as a retry (409 `duplicate_hand`).",
+    )
+    played_at = serializers.DateTimeField(
+        required=False,
+        help_text="Optional: when the hand was played at the table (ISO 8601; an offline device sends its queue "
+                  "later). A timed round's clock judges this time, never later than the server's now: a game "
+                  "started after the clock's end is refused (409 `round_time_over`).",
     )
 
 
@@ -57,6 +64,17 @@ class ClubRefSerializer(RefSerializer):
 class PlayerRefSerializer(RefSerializer):
     class Meta:
         ref_name = "PlayerRef"
+
+
+class SidesPlayersSerializer(serializers.Serializer):
+    """A match's players by side: a team event's two teams' players (``ew`` empty for a bye), an individual
+    event's seated players (``ns``: N, the seated scorer, and S; ``ew``: E and W)."""
+
+    ns = PlayerRefSerializer(many=True, help_text="The first side's players.")
+    ew = PlayerRefSerializer(many=True, help_text="The second side's players; empty for a bye.")
+
+    class Meta:
+        ref_name = "SidesPlayers"
 
 
 class TeamSummarySerializer(RefSerializer):
@@ -145,8 +163,11 @@ class ScoreboardSerializer(MatchStateSerializer):
     tournament = TournamentRefSerializer()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
-    ns = TeamRefSerializer()
-    ew = TeamRefSerializer(allow_null=True, help_text="Null for a bye.")
+    bye = serializers.BooleanField(help_text="True for a team event's bye (no second team); an individual event "
+                                             "has no byes.")
+    ns = TeamRefSerializer(allow_null=True, help_text="The first team; null in an individual event (see `players`).")
+    ew = TeamRefSerializer(allow_null=True, help_text="The second team; null for a bye and in an individual event.")
+    players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     best_of = serializers.IntegerField()
     next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
     current_game = serializers.IntegerField(allow_null=True)
@@ -162,7 +183,26 @@ class GameStartSerializer(serializers.Serializer):
                                     help_text="Mexican albur option: the side that won the albur.")
 
 
-class MatchListSerializer(serializers.ModelSerializer):
+class MatchPlayersMixin(serializers.Serializer):
+    """``players`` and ``bye`` of a match, in every event; the players read for all the matches listed at once
+    (``players`` in the serializer's context: ``tournaments.selectors.seats.players_of_matches``)."""
+
+    players = serializers.SerializerMethodField(help_text="Each side's players, in every event.")
+    bye = serializers.SerializerMethodField(help_text="True for a team event's bye (no second team); an "
+                                                      "individual event has no byes.")
+
+    @extend_schema_field(SidesPlayersSerializer)
+    def get_players(self, match):
+        found = self.context.get("players")
+        if found is None or match.pk not in found:
+            return match_players(match)
+        return found[match.pk]
+
+    def get_bye(self, match) -> bool:
+        return match.is_bye
+
+
+class MatchListSerializer(MatchPlayersMixin, serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
     winner = WinnerField()
@@ -170,10 +210,13 @@ class MatchListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "tournament", "round", "table", "ns", "ew", "status", "winner", "games_won", "updated_at"]
+        fields = ["id", "tournament", "round", "table", "ns", "ew", "bye", "players", "status", "winner", "games_won",
+                  "updated_at"]
         read_only_fields = fields
         extra_kwargs = {"updated_at": {"help_text": "When the match last changed (a hand entered, corrected or "
-                                                    "deleted, a result, a pairing edit)."}}
+                                                    "deleted, a result, a pairing edit)."},
+                        "ns": {"help_text": "The first team's id; null in an individual event (see `players`)."},
+                        "ew": {"help_text": "The second team's id; null for a bye and in an individual event."}}
 
     @extend_schema_field(SideIntsSerializer)
     def get_games_won(self, match):

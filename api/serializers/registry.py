@@ -1,6 +1,7 @@
 """Clubs, players, teams, tournaments and entries."""
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Club, Entry, Player, Team, Tournament
@@ -8,6 +9,7 @@ from tournaments.ranking import METRICS
 from tournaments.ranking.metrics import DEFAULT_METRICS
 
 from ..engine import get_variant
+from .individual import PlayerSummarySerializer, player_summary
 from .variants import VARIANT_CHOICES
 
 User = get_user_model()
@@ -84,6 +86,22 @@ class TeamSerializer(serializers.ModelSerializer):
         return attrs
 
 
+#: The largest number a fixed sit-out score may give (``Tournament.clean`` refuses more).
+SIT_OUT_FIXED_MAX = 10**6
+
+
+@extend_schema_field({
+    "type": "object", "additionalProperties": False,
+    "properties": {key: {"type": "integer", "minimum": 0, "maximum": SIT_OUT_FIXED_MAX}
+                   for key in ("match_points", "games_won", "points_for")},
+    "description": "Individual events, `sit_out_score` `fixed`: what a player who sits a round out scores "
+                   "(each missing key: 0). Checked by the tournament's rules (`sit_out_fixed_invalid`).",
+})
+class SitOutFixedField(serializers.DictField):
+    """A JSON object passed on as it is: ``Tournament.clean`` refuses its keys and values (``sit_out_fixed_invalid``),
+    so every door refuses it with the same code."""
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES, help_text="Variant slug (rules.md).")
     options = serializers.DictField(
@@ -100,13 +118,16 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="User ids of the organizers; the creator is added.",
     )
     scorekeepers = serializers.PrimaryKeyRelatedField(many=True, queryset=User.objects.all(), required=False)
+    sit_out_fixed = SitOutFixedField(required=False)
 
     class Meta:
         model = Tournament
         fields = [
-            "id", "name", "slug", "club", "variant", "format", "rounds", "best_of", "options", "public", "status",
+            "id", "name", "slug", "club", "variant", "entry", "format", "rounds", "best_of", "match_length",
+            "match_games", "minutes", "at_time", "options", "public", "status",
             "organizers", "scorekeepers", "tiebreaks", "points_win", "points_draw", "points_bye",
-            "separate_clubs_rounds", "double_round_robin", "starts_on", "created_at",
+            "separate_clubs_rounds", "double_round_robin", "sit_out_score", "sit_out_fixed", "withdrawal",
+            "club_best_n", "starts_on", "created_at",
         ]
         read_only_fields = ["slug", "status", "created_at"]
         extra_kwargs = {
@@ -114,6 +135,22 @@ class TournamentSerializer(serializers.ModelSerializer):
             "points_draw": {"max_value": 100},
             "points_bye": {"max_value": 100},
             "separate_clubs_rounds": {"max_value": 99},
+            "entry": {"help_text": "`teams` (fixed pairs, the default) or `individual` (players entered alone, drawn "
+                                   "to tables of four; format `tables` or `swiss`). Fixed once anyone is entered."},
+            "format": {"help_text": "Team events: `swiss`, `round_robin` or `knockout`. Individual events: `tables` "
+                                    "(a table of four keeps its players for a cycle of three rounds, partners "
+                                    "rotating) or `swiss` (new partners and tables each round by the standings)."},
+            "match_length": {"help_text": "`best_of` (the first to win a majority of `best_of` games), `games` "
+                                          "(exactly `match_games` games, each counted) or `timed` (`minutes` a "
+                                          "round, then `at_time`)."},
+            "at_time": {"help_text": "Timed matches at the clock's end: `finish` the game in play, or `stop` it after "
+                                     "the deal in play (won on points by the side ahead)."},
+            "sit_out_score": {"help_text": "Individual events: what a round sat out scores: `nothing`, `mean` (the "
+                                           "round's mean of match points, games won and points, each rounded half "
+                                           "up) or `fixed` (`sit_out_fixed`)."},
+            "withdrawal": {"help_text": "Individual events, a player who withdraws mid-cycle: `reserve` (the first "
+                                        "reserve takes the seat) or `sit_out` (the players of the table sit the "
+                                        "cycle's remaining rounds out, scored by `sit_out_score`)."},
         }
 
     def to_representation(self, instance):
@@ -132,15 +169,46 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
+    """A team entered in a team event, or a player in an individual event (exactly one of the two)."""
+
+    team = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(), required=False, allow_null=True,
+        help_text="Team events: the team's id (null in an individual event's entries).")
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True,
+        help_text="Individual events: the player's id (null in a team event's entries).")
+    player_detail = serializers.SerializerMethodField(
+        help_text="Individual events: the player with their club (null for a player without one); null for a team.")
+
     class Meta:
         model = Entry
-        fields = ["id", "team", "seed", "withdrawn", "withdrawn_after_round", "created_at"]
-        read_only_fields = ["withdrawn", "withdrawn_after_round", "created_at"]
-        extra_kwargs = {"seed": {"max_value": 100000}}
+        fields = ["id", "team", "player", "start_number", "fixed_table", "reserve", "replaces", "seed", "withdrawn",
+                  "withdrawn_after_round", "player_detail", "created_at"]
+        read_only_fields = ["replaces", "withdrawn", "withdrawn_after_round", "created_at"]
+        extra_kwargs = {
+            "seed": {"max_value": 100000, "help_text": "Team events: the seed of the first pairing."},
+            "start_number": {"min_value": 1, "max_value": 100000,
+                             "help_text": "Individual events: the player's number in the draw (the next free one "
+                                          "when not given)."},
+            "fixed_table": {"min_value": 1, "max_value": 10000,
+                            "help_text": "Individual events: a player who cannot move sits at this table in every "
+                                         "round, as its seated scorer."},
+            "reserve": {"help_text": "Individual events: drawn only to take the seat of a player who withdraws "
+                                     "mid-cycle (the `reserve` withdrawal rule)."},
+            "replaces": {"help_text": "Individual events: the entry whose seat this reserve took."},
+        }
+
+    @extend_schema_field(PlayerSummarySerializer(allow_null=True))
+    def get_player_detail(self, entry):
+        return player_summary(entry.player) if entry.player_id else None
 
 
 class EntryUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
-        fields = ["seed"]
-        extra_kwargs = {"seed": {"max_value": 100000}}
+        fields = ["seed", "start_number"]
+        extra_kwargs = {"seed": {"max_value": 100000, "help_text": "Team events: the seed of the first pairing."},
+                        "start_number": {"min_value": 1, "max_value": 100000, "allow_null": False,
+                                         "help_text": "Individual events, before the first draw: the player's "
+                                                      "number (a number taken is a 409: swap numbers with "
+                                                      "`PATCH .../entries/start-numbers/`)."}}

@@ -1,27 +1,33 @@
 """Rounds, pairing tasks and standings."""
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Match, Round, TaskRecord
+from tournaments.selectors.clock import round_clock
 from tournaments.selectors.matches import team_summary
 
-from .matches import TeamSummarySerializer, WinnerField
+from .individual import ClockSerializer, PlayerSummarySerializer
+from .matches import MatchPlayersMixin, TeamSummarySerializer, WinnerField
 
 
-class RoundMatchSerializer(serializers.ModelSerializer):
-    ew = serializers.IntegerField(source="ew_id", allow_null=True, help_text="The second team's id; null for a bye.")
-    ns = serializers.IntegerField(source="ns_id", help_text="The first team's id.")
+class RoundMatchSerializer(MatchPlayersMixin, serializers.ModelSerializer):
+    ew = serializers.IntegerField(source="ew_id", allow_null=True,
+                                  help_text="The second team's id; null for a bye and in an individual event.")
+    ns = serializers.IntegerField(source="ns_id", allow_null=True,
+                                  help_text="The first team's id; null in an individual event (see `players`).")
     winner = WinnerField()
-    ns_detail = serializers.SerializerMethodField(help_text="The first team: id, name and club.")
-    ew_detail = serializers.SerializerMethodField(help_text="The second team: id, name and club; null for a bye.")
+    ns_detail = serializers.SerializerMethodField(help_text="The first team: id, name and club; null in an "
+                                                            "individual event.")
+    ew_detail = serializers.SerializerMethodField(help_text="The second team: id, name and club; null for a bye and "
+                                                            "in an individual event.")
 
     class Meta:
         model = Match
-        fields = ["id", "table", "ns", "ew", "status", "winner", "ns_detail", "ew_detail"]
+        fields = ["id", "table", "ns", "ew", "bye", "players", "status", "winner", "ns_detail", "ew_detail"]
         read_only_fields = fields
 
-    @extend_schema_field(TeamSummarySerializer)
+    @extend_schema_field(TeamSummarySerializer(allow_null=True))
     def get_ns_detail(self, match):
         return team_summary(match.ns)
 
@@ -31,12 +37,37 @@ class RoundMatchSerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
+    """A round with its matches; an individual event's also lists who sits it out and the seed of its draw.
+
+    The view puts the players of every match and the sit-outs of every round it answers in the context
+    (``players``, ``sitting_out``: one query each, however many rounds and tables).
+    """
+
     matches = RoundMatchSerializer(many=True, read_only=True)
+    sitting_out = serializers.SerializerMethodField(
+        help_text="Individual events: the ids of the players who sit this round out (empty when none, and in team "
+                  "events).")
+    seed = serializers.SerializerMethodField(
+        help_text="Individual events: the seed of the draw in use (`GET .../rounds/{number}/draw/` has its inputs "
+                  "and every redraw); null in team events.")
+    clock = serializers.SerializerMethodField(
+        help_text="The round clock as of `server_time` (an answer kept for its ETag may be older: count down from "
+                  "`ends_at`, or read `GET .../rounds/{number}/clock/`).")
 
     class Meta:
         model = Round
-        fields = ["number", "status", "matches"]
+        fields = ["number", "status", "matches", "sitting_out", "seed", "clock"]
         read_only_fields = fields
+
+    def get_sitting_out(self, rnd) -> list[int]:
+        return self.context.get("sitting_out", {}).get(rnd.pk, [])
+
+    def get_seed(self, rnd) -> str | None:
+        return rnd.seed or None
+
+    @extend_schema_field(ClockSerializer)
+    def get_clock(self, rnd):
+        return ClockSerializer(round_clock(rnd)).data
 
 
 class RoundPairRequestSerializer(serializers.Serializer):
@@ -69,9 +100,8 @@ class TaskStatusSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class StandingRowSerializer(serializers.Serializer):
+class StandingNumbersSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    team = serializers.IntegerField()
     played = serializers.IntegerField()
     won = serializers.IntegerField()
     drawn = serializers.IntegerField()
@@ -82,7 +112,32 @@ class StandingRowSerializer(serializers.Serializer):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     tiebreaks = serializers.DictField(help_text="Each metric of the tournament's ordered list, by name.")
+
+
+class StandingRowSerializer(StandingNumbersSerializer):
+    """A team's row (team events)."""
+
+    team = serializers.IntegerField()
     team_detail = TeamSummarySerializer(help_text="The team: id, name and club.")
+
+
+class PlayerStandingRowSerializer(StandingNumbersSerializer):
+    """A player's row (individual events): ``player`` instead of ``team``, the same numbers. A round sat out
+    counts as the event's sit-out rule scores it (not as a match played)."""
+
+    player = serializers.IntegerField(help_text="The player's id.")
+    start_number = serializers.IntegerField(allow_null=True, help_text="The player's start number.")
+    player_detail = PlayerSummarySerializer(help_text="The player: id, name and club (null without one).")
+
+
+@extend_schema_field(PolymorphicProxySerializer(
+    component_name="StandingsRow", serializers=[StandingRowSerializer, PlayerStandingRowSerializer],
+    resource_type_field_name=None))
+class StandingsRowField(serializers.Field):
+    """A standings row: a team's (``team``) or, in an individual event, a player's (``player``)."""
+
+    def to_representation(self, value):
+        return (_PLAYER_ROW if "player" in value else _TEAM_ROW).to_representation(value)
 
 
 class ClubStandingSerializer(serializers.Serializer):
@@ -93,7 +148,36 @@ class ClubStandingSerializer(serializers.Serializer):
     percentage = serializers.FloatField(help_text="The average of its teams' match-point percentages, 0-100.")
 
 
+class PlayersClubStandingSerializer(serializers.Serializer):
+    """A club ranked from its players in an individual event (players without a club are left out)."""
+
+    club = serializers.IntegerField(help_text="The club's id.")
+    club_name = serializers.CharField(allow_null=True)
+    rank = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="How many of its players count (with `club_best_n`, at most N).")
+    percentage = serializers.FloatField(help_text="Matches won over matches played, its players pooled (sit-outs "
+                                                  "left out); with `club_best_n`, the mean of its N best players' "
+                                                  "percentages. 0-100.")
+
+
+@extend_schema_field(PolymorphicProxySerializer(
+    component_name="ClubStandingsRow", serializers=[ClubStandingSerializer, PlayersClubStandingSerializer],
+    resource_type_field_name=None))
+class ClubStandingsRowField(serializers.Field):
+    """A club row: from its teams, or (an individual event) from its players."""
+
+    def to_representation(self, value):
+        return (_PLAYERS_CLUB if "players" in value else _TEAMS_CLUB).to_representation(value)
+
+
+# Each row is written by one serializer made once: a new one a row deep-copies its declared fields, which cost
+# a thousand rows a second.
+_TEAM_ROW, _PLAYER_ROW = StandingRowSerializer(), PlayerStandingRowSerializer()
+_TEAMS_CLUB, _PLAYERS_CLUB = ClubStandingSerializer(), PlayersClubStandingSerializer()
+
+
 class StandingsSerializer(serializers.Serializer):
     computed_at = serializers.DateTimeField(allow_null=True, help_text="Null before the first computation.")
-    rows = StandingRowSerializer(many=True)
-    clubs = ClubStandingSerializer(many=True, help_text="Club standings.")
+    rows = serializers.ListField(child=StandingsRowField(), help_text="In rank order: one row a team, or one row a "
+                                                                      "player in an individual event.")
+    clubs = serializers.ListField(child=ClubStandingsRowField(), help_text="Club standings.")

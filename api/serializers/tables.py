@@ -4,13 +4,8 @@ from rest_framework import serializers
 
 from tournaments.models import Game, Match, Round
 
-from .matches import PlayerRefSerializer, TeamSummarySerializer
+from .matches import SidesPlayersSerializer, TeamSummarySerializer
 from .variants import WINNERS, SideIntsSerializer
-
-
-class SidesPlayersSerializer(serializers.Serializer):
-    ns = PlayerRefSerializer(many=True, help_text="The first side's players.")
-    ew = PlayerRefSerializer(many=True, help_text="The second side's players; empty for a bye.")
 
 
 class TableGameSerializer(serializers.Serializer):
@@ -25,10 +20,13 @@ class TableSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The match's id (its scoreboard: GET /api/v1/matches/{id}/).")
     round = serializers.IntegerField(help_text="The round's number.")
     table = serializers.IntegerField()
-    bye = serializers.BooleanField(help_text="True when the first team has a bye (no second team).")
-    ns = TeamSummarySerializer(help_text="The first team: id, name and club.")
-    ew = TeamSummarySerializer(allow_null=True, help_text="The second team; null for a bye.")
-    players = SidesPlayersSerializer(help_text="Each side's players, with their ids and names.")
+    bye = serializers.BooleanField(help_text="True when the first team has a bye (no second team); an individual "
+                                             "event has no byes.")
+    ns = TeamSummarySerializer(allow_null=True, help_text="The first team: id, name and club; null in an individual "
+                                                          "event (see `players`).")
+    ew = TeamSummarySerializer(allow_null=True, help_text="The second team; null for a bye and in an individual "
+                                                          "event.")
+    players = SidesPlayersSerializer(help_text="Each side's players, with their ids and names, in every event.")
     status = serializers.ChoiceField(choices=Match.Status.choices)
     result_status = serializers.ChoiceField(
         choices=["entered", "confirmed", "disputed", "final"], allow_null=True,

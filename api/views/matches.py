@@ -15,8 +15,9 @@ from tournaments import versions
 from tournaments.models import Game, Hand, Match
 from tournaments.selectors.changes import DELETION, changed_since, deleted_hands, hand_listed, hand_tombstone
 from tournaments.selectors.matches import hand_computed, hand_result, match_scoreboard, match_side_names
+from tournaments.selectors.seats import players_of_matches
 from tournaments.services.games import game_start
-from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key
+from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key, hand_key_refuse_invalid
 
 from ..filters import HandFilter, MatchFilter
 from ..openapi import (
@@ -48,6 +49,7 @@ KEY_RE = re.compile(r"^[\x21-\x7e]{1,100}$")
 # A hand's body is validated by one serializer made once (``validated``): a new one deep-copies its
 # declared fields, the nested play's among them, which cost more than the validation.
 HAND_BODY = HandEnterSerializer()
+PLAYED_AT = HAND_BODY.fields["played_at"]
 
 
 class ResultsMixin:
@@ -82,17 +84,27 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
         return match_side_names(match_id=int(pk)) if str(pk or "").isdigit() else None
 
     def get_queryset(self):
-        return visible_matches(self.request.user).select_related("round")
+        matches = visible_matches(self.request.user).select_related("round")
+        if self.action == "list":  # a team event's players joined; an individual event's seats: one query a page
+            matches = matches.select_related("ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
+        return matches
 
     def tournament_id_of(self, match) -> int:
         return match.round.tournament_id
+
+    def get_serializer(self, *args, **kwargs):
+        if self.action == "list" and args:
+            matches = list(args[0])
+            kwargs["context"] = {**self.get_serializer_context(), "players": players_of_matches(matches)}
+            return MatchListSerializer(matches, *args[1:], **kwargs)
+        return super().get_serializer(*args, **kwargs)
 
     def list(self, request, *args, **kwargs):
         position = changes_position(request)
         if position is None:
             return super().list(request, *args, **kwargs)
         page = changed_since(rows=self.filter_queryset(self.get_queryset()), position=position, limit=changes_limit())
-        return changes_response(request, page, MatchListSerializer([row for _, row in page.changes], many=True).data)
+        return changes_response(request, page, self.get_serializer([row for _, row in page.changes], many=True).data)
 
     def visitor_versions(self, request, kwargs):
         """``VisitorNotModified``'s: the scoreboard's."""
@@ -140,16 +152,21 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
                         "Idempotency-Key must be 1 to 100 printable ASCII characters without spaces.",
                         code="invalid")]})
 
+        stored_key = hand_key(user=request.user, key=key)
+        played_at = self._played_at(request, stored_key)
+
         def read():
-            data = plain(validated(HAND_BODY, request.data))
+            data = validated(HAND_BODY, request.data)
+            data.pop("played_at", None)  # read already (``_played_at``)
+            data = plain(data)
             return data, data.pop("number", None), data.pop("game", None)
 
         # One statement locks the match and tells whether the user may see it and keep its score (the
         # queries of get_object() and ResultWrite, under the lock). A body that does not validate is refused
         # by the service as its key says (422 when the key is stored: not its retry).
         try:
-            hand, created = hand_enter(match_id=int(pk), read=read, user=request.user,
-                                        idempotency_key=hand_key(user=request.user, key=key), viewer=request.user,
+            hand, created = hand_enter(match_id=int(pk), read=read, user=request.user, idempotency_key=stored_key,
+                                        viewer=request.user, played_at=played_at,
                                         authorize=lambda match: self._may_keep_score(request, match))
         except Match.DoesNotExist:
             raise Http404 from None
@@ -157,6 +174,20 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
         if not created:
             response["Idempotent-Replayed"] = "true"
         return response
+
+    @staticmethod
+    def _played_at(request, stored_key: str | None):
+        """The body's ``played_at`` (None: now), read before the hand: ``hand_enter`` judges the clock by it. A
+        value that is no time is refused as the body's other fields are (422 when the key is stored)."""
+        try:
+            value = request.data.get("played_at") if isinstance(request.data, dict) else None
+            return None if value is None else PLAYED_AT.run_validation(value)
+        except exceptions.ValidationError as exc:
+            hand_key_refuse_invalid(idempotency_key=stored_key)
+            raise exceptions.ValidationError({"played_at": exc.detail}) from None
+        except Exception:  # a body that cannot be read: refused as ``hand_enter`` refuses it
+            hand_key_refuse_invalid(idempotency_key=stored_key)
+            raise
 
     def _may_keep_score(self, request, match) -> None:
         if not match.keeps_score:

@@ -6,16 +6,22 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import refusals, versions
 from tournaments.models import Match, Round, TaskRecord
+from tournaments.selectors.clock import round_clock
+from tournaments.selectors.seats import players_of_matches, sitting_out_ids
 from tournaments.selectors.standings import standings_for, task_status
+from tournaments.services import clock as clock_services
+from tournaments.services.draws import round_redraw
 from tournaments.services.rounds import round_pair_request
 
 from ..openapi import EXAMPLE_STANDINGS
 from ..permissions import TournamentOrganizerWrite, visible_tournaments
+from ..serializers.individual import ClockActionSerializer, ClockSerializer, RoundDrawsSerializer
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
 )
@@ -53,8 +59,23 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
-        matches = Prefetch("matches", queryset=Match.objects.select_related("ns__club", "ew__club").order_by("table"))
+        # The teams' players joined: a team event's ``players`` cost no query (an individual event's seats, one).
+        matches = Prefetch("matches", queryset=Match.objects.select_related(
+            "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2").order_by("table"))
         return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
+
+    def get_serializer(self, *args, **kwargs):
+        """The rounds' serializer with every match's players and every round's sit-outs read at once."""
+        if args and self.action in ("list", "retrieve", "redraw"):
+            rounds = list(args[0]) if kwargs.get("many") else [args[0]]
+            tournament = self.get_tournament()
+            for rnd in rounds:
+                rnd.tournament = tournament  # the clock reads the event's minutes
+            context = {**self.get_serializer_context(),
+                       "players": players_of_matches([m for r in rounds for m in r.matches.all()]),
+                       "sitting_out": sitting_out_ids(rounds) if tournament.is_individual else {}}
+            return RoundSerializer(*args, context=context, **kwargs)
+        return super().get_serializer(*args, **kwargs)
 
     def answer_versions(self, request, kwargs, pk):
         if "number" in kwargs:
@@ -79,6 +100,47 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         url = request.build_absolute_uri(reverse("api:task-detail", kwargs={"task_id": str(record.id)}))
         return Response({"task": str(record.id), "status_url": url}, status=status.HTTP_202_ACCEPTED,
                         headers={"Location": url})
+
+    @extend_schema(summary="The round's draw: its inputs and result, every redraw",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], responses=RoundDrawsSerializer)
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def draw(self, request, tournament_id=None, number=None):
+        rnd = self.get_object()
+        kept = list(rnd.draws.order_by("created_at", "id"))
+        in_use = next((d for d in reversed(kept) if d.seed == rnd.seed), None)
+        data = {"round": rnd.number, "seed": rnd.seed or None, "inputs": getattr(in_use, "inputs", None),
+                "result": getattr(in_use, "result", None),
+                "draws": [{"seed": d.seed, "version": d.version, "in_use": d is in_use, "created_at": d.created_at,
+                           "inputs": d.inputs, "result": d.result} for d in kept]}
+        return Response(RoundDrawsSerializer(data).data)
+
+    @extend_schema(summary="Draw the round again with a new seed (before any game)",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def redraw(self, request, tournament_id=None, number=None):
+        rnd = round_redraw(round=self.get_object(), user=request.user)
+        return Response(self.get_serializer(self.get_queryset().get(pk=rnd.pk)).data)
+
+    @extend_schema(methods=["GET"], summary="The round clock, from the server's time",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], responses=ClockSerializer)
+    @extend_schema(methods=["POST"], summary="Start, pause, resume, extend or end the round clock",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], request=ClockActionSerializer,
+                   responses=ClockSerializer)
+    @action(detail=True, methods=["get", "post"], url_path="clock", pagination_class=None, filter_backends=[])
+    def clock(self, request, tournament_id=None, number=None):
+        rnd = self.get_object()
+        if request.method == "POST":
+            body = ClockActionSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            act, minutes = body.validated_data["action"], body.validated_data.get("minutes")
+            if act == "start":
+                rnd = clock_services.round_clock_start(round=rnd, minutes=minutes, user=request.user)
+            elif act == "extend":
+                rnd = clock_services.round_clock_extend(round=rnd, minutes=minutes, user=request.user)
+            else:
+                rnd = getattr(clock_services, f"round_clock_{act}")(round=rnd, user=request.user)
+            rnd.tournament = self.get_tournament()
+        return Response(ClockSerializer(round_clock(rnd)).data)
 
 
 class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
@@ -105,7 +167,8 @@ class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
         # A limit or an offset is validated by DRF's path first (its 400 is DRF's).
         return None if request.GET else super().visitor_versions(request, kwargs)
 
-    @extend_schema(summary="The standings, one row a team in rank order", parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
+    @extend_schema(summary="The standings, one row a team (a player) in rank order",
+                   parameters=[TOURNAMENT_ID, LIMIT, OFFSET],
                    responses=StandingsSerializer, examples=[EXAMPLE_STANDINGS])
     def get(self, request, tournament_id=None):
         limit, offset = self._window(request)

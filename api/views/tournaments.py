@@ -2,15 +2,21 @@
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, viewsets
+from rest_framework import exceptions, mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, KeptApart, Tournament
+from tournaments.services.draws import entry_add_player, entry_numbers_set, kept_apart_add, kept_apart_remove
 from tournaments.services.rounds import entry_add_late, entry_withdraw
 from tournaments.services.tournaments import tournament_create, tournament_delete, tournament_update
 
 from ..filters import EntryFilter, TournamentFilter
-from ..openapi import EXAMPLE_TOURNAMENT
-from ..permissions import TournamentOrganizerWrite, TournamentWrite, require_club_manager, visible_tournaments
+from ..openapi import EXAMPLE_ENTRY_PLAYER, EXAMPLE_ENTRY_TEAM, EXAMPLE_TOURNAMENT, EXAMPLE_TOURNAMENT_INDIVIDUAL
+from ..permissions import (
+    TournamentOrganizerWrite, TournamentWrite, is_organizer, require_club_manager, visible_tournaments,
+)
+from ..serializers.individual import KeptApartSerializer, StartNumbersSerializer
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
 from .conditional import public_answer, versioned
 
@@ -32,7 +38,7 @@ def tournament_lookup(value) -> dict:
     list=extend_schema(summary="List the tournaments you may see"),
     retrieve=extend_schema(summary="A tournament", parameters=[TOURNAMENT_LOOKUP]),
     create=extend_schema(summary="Create a tournament (its creator becomes an organizer)",
-                         examples=[EXAMPLE_TOURNAMENT]),
+                         examples=[EXAMPLE_TOURNAMENT, EXAMPLE_TOURNAMENT_INDIVIDUAL]),
     update=extend_schema(summary="Replace a tournament", parameters=[TOURNAMENT_LOOKUP]),
     partial_update=extend_schema(summary="Update a tournament", parameters=[TOURNAMENT_LOOKUP]),
     destroy=extend_schema(summary="Delete a tournament that has no rounds yet", parameters=[TOURNAMENT_LOOKUP]),
@@ -98,13 +104,19 @@ class TournamentChildMixin:
         return versioned(self.request, *self.answer_versions(self.request, self.kwargs, pk), build)
 
 
+def _required(field: str) -> exceptions.ValidationError:
+    return exceptions.ValidationError({field: [exceptions.ErrorDetail(
+        serializers.Field.default_error_messages["required"], code="required")]})
+
+
 @extend_schema_view(
-    list=extend_schema(summary="The teams entered", parameters=[TOURNAMENT_ID]),
+    list=extend_schema(summary="The teams or players entered", parameters=[TOURNAMENT_ID]),
     retrieve=extend_schema(summary="An entry", parameters=[TOURNAMENT_ID]),
-    create=extend_schema(summary="Enter a team", parameters=[TOURNAMENT_ID]),
-    partial_update=extend_schema(summary="Change an entry's seed", parameters=[TOURNAMENT_ID],
+    create=extend_schema(summary="Enter a team, or a player in an individual event", parameters=[TOURNAMENT_ID],
+                         examples=[EXAMPLE_ENTRY_TEAM, EXAMPLE_ENTRY_PLAYER]),
+    partial_update=extend_schema(summary="Change an entry's seed or start number", parameters=[TOURNAMENT_ID],
                                  request=EntryUpdateSerializer, responses=EntrySerializer),
-    destroy=extend_schema(summary="Withdraw a team: not paired again, its played results stand",
+    destroy=extend_schema(summary="Withdraw a team or a player: not drawn or paired again, the played results stand",
                           parameters=[TOURNAMENT_ID]),
 )
 class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
@@ -114,22 +126,49 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
     serializer_class = EntrySerializer
     permission_classes = [TournamentOrganizerWrite]
     filterset_class = EntryFilter
-    ordering_fields = ["seed", "created_at"]
+    ordering_fields = ["seed", "start_number", "created_at"]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    conflict_methods = ("POST", "DELETE")
-    rule_methods = ("POST",)  # a refusal with no field: `late_entry_closed` (docs/refusals.md)
+    conflict_methods = ("POST", "PATCH", "DELETE")
+    # Refusals with no field: `late_entry_closed`; `entry_kind` (a team into an individual event, a player into a
+    # team event), `tournament_started` (start numbers after the first draw) (docs/refusals.md).
+    rule_methods = ("POST", "PATCH")
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation: no tournament in the URL
             return Entry.objects.none()
-        return Entry.objects.filter(tournament=self.get_tournament()).select_related("team")
+        entries = Entry.objects.filter(tournament=self.get_tournament()).select_related("team", "player__club")
+        # An individual event lists its players by start number (the draw's order), a team event by seed.
+        return entries.order_by("start_number", "id") if self.get_tournament().is_individual else entries
 
     def get_serializer_class(self):
         return EntryUpdateSerializer if self.action == "partial_update" else EntrySerializer
 
     def perform_create(self, serializer):
-        serializer.instance = entry_add_late(tournament=self.get_tournament(), team=serializer.validated_data["team"],
-                                             seed=serializer.validated_data.get("seed"), user=self.request.user)
+        """A team through ``entry_add_late``, a player through ``draws.entry_add_player``: each refuses an entry of
+        the other kind (``entry_kind``), so a team sent to an individual event goes to the one that says so."""
+        tournament, data = self.get_tournament(), serializer.validated_data
+        individual = ("player", "start_number", "fixed_table", "reserve")
+        user = self.request.user
+        if tournament.is_individual and data.get("team") is None or not tournament.is_individual and any(
+                data.get(f) not in (None, False) for f in individual):
+            if tournament.is_individual and data.get("player") is None:
+                raise _required("player")
+            serializer.instance = entry_add_player(
+                tournament=tournament, player=data.get("player"), start_number=data.get("start_number"),
+                fixed_table=data.get("fixed_table"), reserve=data.get("reserve", False), user=user)
+            return
+        if data.get("team") is None:
+            raise _required("team")
+        serializer.instance = entry_add_late(tournament=tournament, team=data["team"], seed=data.get("seed"),
+                                             user=user)
+
+    def perform_update(self, serializer):
+        data = dict(serializer.validated_data)
+        if "start_number" in data:
+            entry_numbers_set(tournament=self.get_tournament(), numbers={serializer.instance.pk: data.pop(
+                "start_number")}, user=self.request.user)
+        if data:
+            serializer.save(**data)
 
     def update(self, request, *args, **kwargs):
         response = super().update(request, *args, **kwargs)
@@ -138,3 +177,52 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
 
     def perform_destroy(self, instance):
         entry_withdraw(entry=instance, user=self.request.user)
+
+    @extend_schema(summary="Set start numbers together, before the first draw", parameters=[TOURNAMENT_ID],
+                   request=StartNumbersSerializer, responses=EntrySerializer(many=True))
+    @action(detail=False, methods=["patch"], url_path="start-numbers", pagination_class=None, filter_backends=[])
+    def start_numbers(self, request, tournament_id=None):
+        body = StartNumbersSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry_numbers_set(tournament=self.get_tournament(), user=request.user,
+                          numbers={n["entry"]: n["start_number"] for n in body.validated_data["numbers"]})
+        return Response(EntrySerializer(self.get_queryset(), many=True).data)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="The players kept apart in the draws", parameters=[TOURNAMENT_ID]),
+    retrieve=extend_schema(summary="A pair kept apart", parameters=[TOURNAMENT_ID]),
+    create=extend_schema(summary="Keep two players apart in every draw", parameters=[TOURNAMENT_ID]),
+    destroy=extend_schema(summary="No longer keep two players apart", parameters=[TOURNAMENT_ID]),
+)
+class KeptApartViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                       mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    """Individual events: pairs of players who never share a table (``draws.kept_apart_add``/``_remove``)."""
+
+    lookup_value_regex = r"[0-9]+"
+    serializer_class = KeptApartSerializer
+    permission_classes = [TournamentOrganizerWrite]
+    filter_backends = []
+    conflict_methods = ("POST", "DELETE")
+    rule_methods = ("POST",)  # `entry_kind` (a team event), `not_entered`, `same_player`
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return KeptApart.objects.none()
+        return (KeptApart.objects.filter(tournament=self.get_tournament())
+                .select_related("player_a", "player_b").order_by("id"))
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False) and "tournament_id" in self.kwargs:
+            context["organizer"] = is_organizer(self.request.user, self.get_tournament().pk)
+        return context
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        serializer.instance = kept_apart_add(tournament=self.get_tournament(), player_a=data["player_a"],
+                                             player_b=data["player_b"], reason=data.get("reason") or "",
+                                             user=self.request.user)
+
+    def perform_destroy(self, instance):
+        kept_apart_remove(pair=instance, user=self.request.user)

@@ -140,6 +140,50 @@ def test_a_tournament_driven_through_the_generated_python_client(python_client, 
         tid, client=client, if_none_match=standings.headers["ETag"]), 304)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_individual_event_driven_through_the_generated_python_client(python_client, live_server, settings):
+    """Issue 26: players entered with start numbers, a round drawn, its players by side and sit-outs, a hand at a
+    table, the clock, the standings' player rows: each parsed by the generated models."""
+    settings.ALLOWED_HOSTS = ["*"]
+    UserFactory(username="director", password="director-pw")
+    client_mod = importlib.import_module(f"{PACKAGE}.client")
+    base = live_server.url
+    token = _ok(_api("v1_auth_token_create").sync_detailed(
+        client=client_mod.Client(base_url=base),
+        body=_model("TokenRequestRequest")(username="director", password="director-pw", device="desk")), 200)
+    client = client_mod.AuthenticatedClient(base_url=base, token=token.parsed.token, prefix="Token")
+    club = _ok(_api("v1_clubs_create").sync_detailed(client=client, body=_model("ClubRequest")(
+        name="De Zwarte Kat", city="Gent")), 201).parsed
+    tournament = _ok(_api("v1_tournaments_create").sync_detailed(client=client, body=_model("TournamentRequest")
+                     .from_dict({"name": "Kaarting", "variant": "belgian-manille", "entry": "individual",
+                                 "format": "tables", "rounds": 3, "best_of": 1, "match_length": "timed",
+                                 "minutes": 30, "public": True})), 201).parsed
+    tid = str(tournament.id)
+    for n in range(9):
+        player = _ok(_api("v1_players_create").sync_detailed(client=client, body=_model("PlayerRequest")(
+            name=f"Speler {n}", club=club.id)), 201).parsed
+        entry = _ok(_api("v1_tournaments_entries_create").sync_detailed(
+            tid, client=client, body=_model("EntryRequest").from_dict({"player": player.id})), 201).parsed
+        assert entry.start_number == n + 1 and entry.player_detail.name == f"Speler {n}"
+    _ok(_api("v1_tournaments_rounds_create").sync_detailed(tid, client=client,
+                                                           body=_model("RoundPairRequestRequest")()), 202)
+    rnd = _ok(_api("v1_tournaments_rounds_retrieve").sync_detailed(tid, 1, client=client), 200).parsed
+    assert len(rnd.matches) == 2 and len(rnd.sitting_out) == 1 and rnd.seed
+    match = rnd.matches[0]
+    assert match.ns is None and match.bye is False and len(match.players.ns) == len(match.players.ew) == 2
+    draws = _ok(_api("v1_tournaments_rounds_draw_retrieve").sync_detailed(tid, 1, client=client), 200).parsed
+    assert draws.draws[0].in_use and draws.draws[0].seed == rnd.seed
+    clock = _ok(_api("v1_tournaments_rounds_clock_create").sync_detailed(
+        tid, 1, client=client, body=_model("ClockActionRequest").from_dict({"action": "start"})), 200).parsed
+    assert clock.status.value == "running" and clock.minutes == 30
+    _ok(_api("v1_matches_hands_create").sync_detailed(
+        str(match.id), client=client, body=_model("HandEnterRequest").from_dict(summary("N"))), 201)
+    board = _ok(_api("v1_matches_retrieve").sync_detailed(str(match.id), client=client), 200).parsed
+    assert board.ns is None and [p.id for p in board.players.ew] == [p.id for p in match.players.ew]
+    standings = _ok(_api("v1_tournaments_standings_retrieve").sync_detailed(tid, client=client), 200).parsed
+    assert len(standings.rows) == 9 and all(row.player_detail.club.name == "De Zwarte Kat" for row in standings.rows)
+
+
 WALL_TS = """
 import type { components, paths } from "./schema";
 
@@ -178,7 +222,13 @@ export async function wall(tournament: string, round: number): Promise<string[]>
     lines.push(`${match.table}: ${board?.ns?.name ?? "bye"} - ${board?.ew?.name ?? "bye"} ${bonus?.points ?? ""}`);
   }
   const standings = (await (await fetch(`${base}/tournaments/${tournament}/standings/`)).json()) as Standings;
-  lines.push(...standings.rows.map((row) => `${row.rank}. ${row.team_detail.name} ${row.match_points}`));
+  // A team's row, or in an individual event a player's (issue 26): the union narrowed by its own field.
+  lines.push(...standings.rows.map((row) =>
+    `${row.rank}. ${"team_detail" in row ? row.team_detail.name : row.player_detail.name} ${row.match_points}`));
+  // Every match names its players, in every event; an individual event's team fields are null.
+  lines.push(...rnd.matches.map((m) =>
+    `${m.table}: ${m.players.ns.map((p) => p.name).join(" & ")}${m.bye ? " (bye)" : ""}`));
+  lines.push(`sitting out: ${rnd.sitting_out.length}, clock: ${rnd.clock.status} ${rnd.clock.remaining ?? ""}`);
   const hand: HandIn = { dealer: "N", trump: "H", tricks: { ns: 5, ew: 3 }, points: { ns: 37, ew: 23 } };
   const stored = await enterHand("token", rnd.matches[0].id, hand, "gb-r1-t1-h1");
   lines.push(`hand ${stored.number}: ${stored.totals.ns}-${stored.totals.ew}`);

@@ -246,3 +246,27 @@ def test_a_hand_in_its_own_transaction_bumps_its_stamps_once_at_the_commit(match
         hand_enter(match=match, data=summary("S"))
         assert [inside for keys, inside in bumped if versions.match_key(match.pk) in keys] == [True]
     assert [inside for keys, inside in bumped if versions.match_key(match.pk) in keys] == [True, False]
+
+
+def test_an_individual_rounds_players_cost_one_query_whatever_its_number_of_tables(anon):
+    """Issue 26: a round of 30 tables of four reads its 120 seated players (and its sit-outs) in one query each,
+    as a round of two tables does: the round, its tables, the match list."""
+    from tests.api.individual import enter_players, individual_event, seated_round
+
+    def costs(tables: int) -> list[int]:
+        event = individual_event(name=f"Kaarting {tables}")
+        players = enter_players(event, 4 * tables + 2, clubs=5)
+        seated_round(event, 1, [tuple(players[4 * t:4 * t + 4]) for t in range(tables)], out=tuple(players[-2:]))
+        counted = []
+        for url in (f"/api/v1/tournaments/{event.pk}/rounds/1/", f"/api/v1/tournaments/{event.pk}/rounds/",
+                    f"/api/v1/tournaments/{event.pk}/rounds/1/tables/",
+                    f"/api/v1/matches/?tournament={event.pk}"):
+            with CaptureQueriesContext(connection) as ctx:
+                answer = anon.get(url)
+            assert answer.status_code == 200, (url, answer.content[:300])
+            counted.append(len(ctx.captured_queries))
+        return counted
+
+    small, large = costs(2), costs(30)
+    assert large == small, (small, large)
+    assert max(large) <= 8, large

@@ -18,17 +18,18 @@ pytestmark = [
 
 
 def volunteers_group() -> Group:
-    """The Volunteers group the migration made (made again after a transactional test's flush emptied it)."""
+    """The Volunteers group the migrations made (made again after a transactional test's flush emptied it)."""
     import importlib
 
     from django.contrib.auth.models import Permission
 
     group, created = Group.objects.get_or_create(name="Volunteers")
     if created:
-        migration = importlib.import_module("tournaments.migrations.0006_volunteers_group")
-        codenames = [f"{a}_{m}" for m, actions in migration.PERMISSIONS.items() for a in actions]
-        group.permissions.add(*Permission.objects.filter(content_type__app_label="tournaments",
-                                                         codename__in=codenames))
+        for name in ("0006_volunteers_group", "0015_volunteers_keep_players_apart"):
+            migration = importlib.import_module(f"tournaments.migrations.{name}")
+            codenames = [f"{a}_{m}" for m, actions in migration.PERMISSIONS.items() for a in actions]
+            group.permissions.add(*Permission.objects.filter(content_type__app_label="tournaments",
+                                                             codename__in=codenames))
     return group
 
 

@@ -162,15 +162,15 @@ def test_an_individual_events_standings_are_players_rows_with_their_clubs_and_nu
             play_hands(match, 1, ns=60)
     standings_recompute(tournament=tournament)
     with django_assert_num_queries(4):
-        data = standings_for(tournament)
-    assert data == player_standings_for(tournament)
+        data = player_standings_for(tournament)
+    assert {k: v for k, v in data.items() if k != "metrics"} == standings_for(tournament)
     assert len(data["rows"]) == 8 and "team" not in data["rows"][0]
     assert data["metrics"] == ["points_for", "games_won", "opponents_minus_partner"]
     top = data["rows"][0]
     assert top["rank"] == 1 and top["won"] == 1 and top["player_detail"]["club"]["name"]
     assert list(top["tiebreaks"]) == ["points_for", "games_won", "opponents_minus_partner"]
     clubless = next(r for r in data["rows"] if r["player_detail"]["name"] == "Wout Goossens")
-    assert clubless["player_detail"]["club"] is None and clubless["player_detail"]["number"] == 8
+    assert clubless["player_detail"]["club"] is None and clubless["start_number"] == 8
     assert {c["club_name"] for c in data["clubs"]} == {"De Zwarte Kat", "Café Sportwereld", "De Klaverboer"}
     one = player_standing(tournament, top["player"])
     assert one["rank"] == 1 and one["player_detail"] == top["player_detail"]

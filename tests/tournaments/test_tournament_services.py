@@ -152,3 +152,37 @@ def test_a_duplicate_saved_meanwhile_is_refused_by_the_database_in_the_same_word
         tournament_create(user=user, name="GENTSE BEKER", variant="belgian-manille", starts_on=day)
     assert (refused.value.code, refused.value.field) == ("tournament_exists", "name")
     assert Tournament.objects.count() == 1
+
+
+def test_an_events_entry_kind_and_format_match_length_are_checked_together():
+    """Issue 26: changing one of them checks the others (an individual round robin, N games without N)."""
+    user = UserFactory()
+    tournament = TournamentFactory(format="round_robin")
+    with pytest.raises(InvalidFields) as refused:
+        tournament_update(tournament=tournament, user=user, entry="individual")
+    assert (refused.value.code, refused.value.field) == ("format_for_entry", "format")
+    with pytest.raises(InvalidFields) as refused:
+        tournament_update(tournament=tournament, user=user, match_length="games")
+    assert (refused.value.code, refused.value.field) == ("match_length_incomplete", "match_games")
+    updated = tournament_update(tournament=tournament, user=user, entry="individual", format="tables")
+    assert (updated.entry, updated.format) == ("individual", "tables")
+
+
+def test_the_entry_kind_is_fixed_once_anyone_is_entered_and_the_match_length_once_paired():
+    from tests.factories import EntryFactory
+
+    user = UserFactory()
+    tournament = TournamentFactory(format="swiss")
+    EntryFactory(tournament=tournament)
+    with pytest.raises(Conflict) as refused:
+        tournament_update(tournament=tournament, user=user, entry="individual")
+    assert (refused.value.code, refused.value.field, refused.value.params) == (
+        "tournament_started", "entry", {"reason": "entries"})
+    assert "entered already" in refusals.words(refused.value.code, refused.value.params)
+    RoundFactory(tournament=tournament, number=1)
+    for field, value in [("match_length", "timed"), ("match_games", 4), ("entry", "individual")]:
+        assert field in FROZEN_ONCE_PAIRED
+        with pytest.raises(Conflict) as refused:
+            tournament_update(tournament=tournament, user=user, **{field: value})
+        assert refused.value.params == {"reason": "frozen", "fields": [field]}
+    assert tournament_update(tournament=tournament, user=user, minutes=25).minutes == 25  # the next rounds' clock

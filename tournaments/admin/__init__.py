@@ -10,7 +10,7 @@ page), and ``forms`` (the forms they show).
 
 from . import base, clubs, events, hands, index, play, records, sheets  # noqa: F401 (each registers its admins)
 from .clubs import ClubAdmin, PlayerAdmin, TeamAdmin, VolunteerUserAdmin  # noqa: F401
-from .events import EntryAdmin, ForbiddenPairAdmin, TournamentAdmin  # noqa: F401
+from .events import EntryAdmin, ForbiddenPairAdmin, KeptApartAdmin, TournamentAdmin  # noqa: F401
 from .hands import HandAdmin  # noqa: F401
 from .play import MatchAdmin, RoundAdmin  # noqa: F401
 from .records import StandingAdmin, StandingsSnapshotAdmin, TaskRecordAdmin  # noqa: F401

@@ -40,6 +40,14 @@ class ClubAdmin(ScopedAdmin):
         return obj._teams
 
 
+def _player_picker(request) -> bool:
+    """Tell whether this is an organizer's autocomplete of a player for an entry or a pair kept apart."""
+    return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
+            and request.GET.get("model_name") in ("tournament", "entry", "keptapart")
+            and request.GET.get("field_name") in ("player", "player_a", "player_b")
+            and (access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists()))
+
+
 @admin.register(Player)
 class PlayerAdmin(RetiredColumn, ClubScopedAdmin):
     list_display = ("name", "club", "licence", "user", "retired_flag")
@@ -47,6 +55,14 @@ class PlayerAdmin(RetiredColumn, ClubScopedAdmin):
     search_fields = ("name", "licence", "club__name")
     autocomplete_fields = ("club", "user")
     list_select_related = ("club", "user")
+
+    def get_queryset(self, request):
+        if _player_picker(request):  # an organizer enters the players of any club (or of none)
+            return admin.ModelAdmin.get_queryset(self, request)
+        return super().get_queryset(request)
+
+    def has_view_permission(self, request, obj=None):
+        return _player_picker(request) or super().has_view_permission(request, obj)
 
 
 def _team_picker(request) -> bool:

@@ -1,4 +1,5 @@
-"""Tournaments, their entries and forbidden pairs in the admin: settings, pairing the next round, the pairings' progress."""
+"""Tournaments, their entries, forbidden pairs and players kept apart in the admin: settings, pairing the next round,
+the pairings' progress."""
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
@@ -13,15 +14,35 @@ import scoring
 from tournaments import access, links, refusals
 from tournaments.admin.base import RELATED_ONLY, ScopedAdmin
 from tournaments.admin.forms import TournamentAdminForm, default_variant, refusal_text
-from tournaments.models import Entry, ForbiddenPair, Round, TaskRecord, Tournament
+from tournaments.models import Entry, ForbiddenPair, KeptApart, Round, TaskRecord, Tournament
 from tournaments.services.errors import ServiceError
 
 
 class EntryInline(admin.TabularInline):
+    """A team event's teams, or an individual event's players with their start numbers."""
+
     model = Entry
     extra = 0
     fields = ("team", "seed", "withdrawn", "withdrawn_after_round")
-    autocomplete_fields = ("team",)
+    individual_fields = ("player", "start_number", "fixed_table", "reserve", "replaces", "withdrawn",
+                         "withdrawn_after_round")
+    autocomplete_fields = ("team", "player")
+    readonly_fields = ("replaces",)
+
+    def get_fields(self, request, obj=None):
+        return self.individual_fields if obj is not None and obj.is_individual else self.fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("team", "player").order_by("start_number", "seed", "id")
+
+
+class KeptApartInline(admin.TabularInline):
+    """An individual event's players who never share a table (the draws' hard rule)."""
+
+    model = KeptApart
+    extra = 0
+    fields = ("player_a", "player_b", "reason")
+    autocomplete_fields = ("player_a", "player_b")
 
 
 class RoundInline(admin.TabularInline):
@@ -47,16 +68,21 @@ class RoundInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(ScopedAdmin):
     role = "organizer"
-    list_display = ("name", "variant", "format", "rounds", "best_of", "status", "public", "club", "starts_on")
-    list_filter = ("variant", "format", "status", "public", ("club", RELATED_ONLY))
+    list_display = ("name", "variant", "entry", "format", "rounds", "best_of", "status", "public", "club",
+                    "starts_on")
+    list_filter = ("variant", "entry", "format", "status", "public", ("club", RELATED_ONLY))
     search_fields = ("name", "slug", "club__name")
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ("organizers", "scorekeepers")  # searched among the active users, not a list of all
     inlines = [EntryInline, RoundInline]
     date_hierarchy = "starts_on"
     fieldsets = (
-        (None, {"fields": ("name", "slug", "club", "variant", "format", "rounds", "best_of", "options",
+        (None, {"fields": ("name", "slug", "club", "variant", "entry", "format", "rounds", "best_of", "options",
                            "public", "status", "starts_on")}),
+        (_("Match length"), {"classes": ("collapse",),
+                             "fields": ("match_length", "match_games", "minutes", "at_time")}),
+        (_("Individual events"), {"classes": ("collapse",),
+                                  "fields": ("sit_out_score", "sit_out_fixed", "withdrawal", "club_best_n")}),
         (_("People"), {"fields": ("organizers", "scorekeepers")}),
         (_("Standings and pairing"), {"classes": ("collapse",),
                                       "fields": ("tiebreaks", "points_win", "points_draw", "points_bye",
@@ -64,6 +90,12 @@ class TournamentAdmin(ScopedAdmin):
     )
     form = TournamentAdminForm
     change_form_template = "admin/tournaments/tournament/change_form.html"
+
+    def get_inlines(self, request, obj):
+        """An individual event's page also keeps its players apart."""
+        if obj is not None and obj.is_individual:
+            return [EntryInline, KeptApartInline, RoundInline]
+        return self.inlines
 
     def has_add_permission(self, request):
         # Any volunteer allowed to add tournaments may create one, and organizes it from then on (unless
@@ -143,11 +175,27 @@ class TournamentAdmin(ScopedAdmin):
 class EntryAdmin(ScopedAdmin):
     role = "organizer"
     scope_path = "tournament"
-    list_display = ("team", "tournament", "seed", "withdrawn")
-    list_filter = ("withdrawn", ("tournament", RELATED_ONLY))
-    search_fields = ("team__name", "tournament__name")
-    autocomplete_fields = ("team", "tournament")
-    list_select_related = ("team", "tournament")
+    list_display = ("competitor", "start_number", "tournament", "seed", "reserve", "withdrawn")
+    list_filter = ("withdrawn", "reserve", ("tournament", RELATED_ONLY))
+    search_fields = ("team__name", "player__name", "tournament__name")
+    autocomplete_fields = ("team", "player", "tournament")
+    readonly_fields = ("replaces",)
+    list_select_related = ("team", "player", "tournament")
+
+    @admin.display(description=_("team or player"))
+    def competitor(self, obj):
+        return obj.team or obj.player
+
+
+@admin.register(KeptApart)
+class KeptApartAdmin(ScopedAdmin):
+    role = "organizer"
+    scope_path = "tournament"
+    list_display = ("tournament", "player_a", "player_b", "reason", "created_at")
+    list_filter = (("tournament", RELATED_ONLY),)
+    search_fields = ("player_a__name", "player_b__name", "tournament__name", "reason")
+    autocomplete_fields = ("tournament", "player_a", "player_b")
+    list_select_related = ("tournament", "player_a", "player_b")
 
 
 @admin.register(ForbiddenPair)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments import refusals
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Tournament
+from tournaments.selectors.seats import match_players
 from tournaments.services.hand_data import FORM_FIELDS, engine_hands, game_settings, hand_fields, hand_from_fields
 from tournaments.vocabulary import OPTION_HELP, OPTION_LABELS, PENALTY_LABELS, card_name, suit_name, variant_name
 
@@ -25,7 +26,11 @@ BLANK = [("", "—")]
 
 
 def side_names(match) -> dict:
-    """Return each side's team name (``ns``, ``ew``) for a match."""
+    """Return each side's name (``ns``, ``ew``) for a match: its team's, or in an individual event its partnership's
+    ("An Peeters & Bram Claes", one query for the seats)."""
+    if match.ns_id is None and match.pk:
+        players = match_players(match)
+        return {side: " & ".join(p["name"] for p in players[side]) or side.upper() for side in ("ns", "ew")}
     return {"ns": match.ns.name if match.ns_id else "NS", "ew": match.ew.name if match.ew_id else "EW"}
 
 
@@ -279,6 +284,11 @@ def default_variant() -> str:
     return min(scoring.VARIANTS)
 
 
+#: A tournament's settings with a default that a form posted without them (an older page, a script) keeps: the
+#: tournament's own, or the default of a new one (issue 26 added them; every page shows them).
+KEPT_WHEN_LEFT_OUT = ("entry", "match_length", "at_time", "sit_out_score", "withdrawal")
+
+
 class TournamentAdminForm(forms.ModelForm):
     """A tournament whose variant is picked from the rules engine's and whose house options are a form.
 
@@ -314,6 +324,9 @@ class TournamentAdminForm(forms.ModelForm):
                     self._show_defaults(variant_slug)
         else:
             del self.fields["options_variant"]
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields:
+                self.fields[name].required = False
 
     def _show_defaults(self, variant_slug: str) -> None:
         """The variant changed since the page was drawn: offer its options with their defaults, to check."""
@@ -356,6 +369,10 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields and not cleaned.get(name):
+                cleaned[name] = (getattr(self.instance, name) if self.instance.pk
+                                 else Tournament._meta.get_field(name).get_default())
         if self.variant_switched:
             self.add_error("variant", ValidationError(
                 _("The house options are now those of %(variant)s: check them and save again."),

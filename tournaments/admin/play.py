@@ -13,7 +13,8 @@ import scoring
 from tournaments import access, links, vocabulary
 from tournaments.admin.base import RELATED_ONLY, ScopedAdmin
 from tournaments.admin.forms import NextGameForm, refusal_text, side_names
-from tournaments.models import Game, Hand, Match, Round
+from tournaments.models import Game, Hand, Match, Round, RoundDraw, RoundSeat
+from tournaments.selectors.seats import SIDE_SEATS, match_players
 from tournaments.services.errors import ServiceError
 from tournaments.services.games import game_start, hand_next
 
@@ -36,6 +37,76 @@ class MatchInline(admin.TabularInline):
         return self.readonly_fields
 
 
+def players_line(match: Match, players: dict | None = None) -> str:
+    """A match's players by side, as the admin shows them: "An & Bram – Els & Frank"."""
+    players = players if players is not None else match_players(match)
+    return " – ".join(" & ".join(p["name"] for p in players[side]) or "—" for side in ("ns", "ew"))
+
+
+class IndividualMatchInline(admin.TabularInline):
+    """An individual event's tables: made by the draw (and its redraw), shown with their players, never edited."""
+
+    model = Match
+    extra = 0
+    fields = ("table", "players", "table_code", "status", "winner", "games_won_ns", "games_won_ew")
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__player")
+
+    @admin.display(description=_("players"))
+    def players(self, obj):
+        seats = {s.seat: s.player for s in obj.seats.all()}
+        return players_line(obj, {side: [{"name": seats[s].name} for s in pair if s in seats]
+                                  for side, pair in SIDE_SEATS.items()})
+
+
+class RoundSeatInline(admin.TabularInline):
+    """Who sits where in an individual event's round (a player without a table sits it out)."""
+
+    model = RoundSeat
+    extra = 0
+    fields = ("player", "table", "seat")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name = _("seat")
+    verbose_name_plural = _("seats")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player", "match").order_by("match__table", "seat")
+
+    @admin.display(description=_("table"))
+    def table(self, obj):
+        return obj.match.table if obj.match_id else gettext("sits out")
+
+
+class RoundDrawInline(admin.TabularInline):
+    """Every draw of an individual event's round, kept with its seed (the one in use is the round's seed)."""
+
+    model = RoundDraw
+    extra = 0
+    fields = ("seed", "version", "created_at", "drawn_by", "in_use")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name = _("draw of the round")
+    verbose_name_plural = _("draws of the round")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("in use"), boolean=True)
+    def in_use(self, obj):
+        return obj.seed == obj.round.seed
+
+
 @admin.register(Round)
 class RoundAdmin(ScopedAdmin):
     role = "organizer"
@@ -47,11 +118,26 @@ class RoundAdmin(ScopedAdmin):
     readonly_fields = ("status",)
     inlines = [MatchInline]
     list_select_related = ("tournament",)
+    #: An individual event's round: drawn by the services, its clock kept by them; shown here.
+    individual_readonly = ("tournament", "number", "status", "seed", "clock_started_at", "clock_ends_at",
+                           "clock_paused_left")
 
     def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.tournament.is_individual:
+            return self.individual_readonly
         if obj is not None:
             return ("tournament", "number", "status")
         return self.readonly_fields
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and obj.tournament.is_individual:
+            return self.individual_readonly
+        return ("tournament", "number", "status")
+
+    def get_inlines(self, request, obj):
+        if obj is not None and obj.tournament.is_individual:
+            return [IndividualMatchInline, RoundSeatInline, RoundDrawInline]
+        return self.inlines
 
 
 class GameInline(admin.TabularInline):
@@ -107,10 +193,10 @@ class MatchAdmin(ScopedAdmin):
     # The match's name says its round, table and teams: the list fits a 1,024 px screen.
     list_display = ("__str__", "round", "status", "score_line", "winner")
     list_filter = ("status", ("round__tournament", RELATED_ONLY), "round__number")
-    search_fields = ("ns__name", "ew__name", "round__tournament__name")
     autocomplete_fields = ("ns", "ew", "round")
+    search_fields = ("ns__name", "ew__name", "seats__player__name", "round__tournament__name")
     readonly_fields = ("status", "winner", "games_won_ns", "games_won_ew", "points_ns", "points_ew",
-                       "pairing_reasons", "scoreboard_link")
+                       "players_by_side", "table_code", "pairing_reasons", "scoreboard_link")
     exclude = ("why", "explanation")  # the pairing's reasons are its own, shown in words (pairing_reasons)
     list_select_related = ("round__tournament", "ns", "ew")
     inlines = [GameInline]
@@ -121,13 +207,29 @@ class MatchAdmin(ScopedAdmin):
         return super().has_add_permission(request) and (
             access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists())
 
-    def get_readonly_fields(self, request, obj=None):
+    def _readonly_fields(self, request, obj=None):
         fields = self.readonly_fields
         if obj is not None and (_has_hands(obj) or not access.is_organizer(request.user, obj.round.tournament_id)
                                 and not access.is_unscoped(request.user)):
             # Results exist (or the user only keeps score): the pairing stays as it was played.
             fields = ("round", "table", "ns", "ew", *fields)
         return fields
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = self._readonly_fields(request, obj)
+        if obj is not None and obj.ns_id is None:  # an individual event's match: drawn, its seats its players
+            fields = tuple(dict.fromkeys(("round", "table", "ns", "ew", *fields)))
+        return fields
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.ns_id is None:
+            return [f for f in fields if f not in ("ns", "ew")]
+        return [f for f in fields if f != "table_code"]
+
+    @admin.display(description=_("players"))
+    def players_by_side(self, obj):
+        return players_line(obj) if obj.pk else "—"
 
     @admin.display(description=_("games"))
     def score_line(self, obj):

@@ -10,11 +10,15 @@ from tournaments.models import Standing, StandingsSnapshot, TaskRecord
 @admin.register(Standing)
 class StandingAdmin(_ComputedAdmin):
     # Games and points as "won–lost" columns, the time of the computation on the row's page: fits 1,024 px.
-    list_display = ("tournament", "rank", "team", "played", "won", "drawn", "lost", "match_points", "games_line",
-                    "points_line")
+    list_display = ("tournament", "rank", "competitor", "played", "won", "drawn", "lost", "match_points",
+                    "games_line", "points_line")
     list_filter = (("tournament", RELATED_ONLY),)
-    search_fields = ("team__name", "tournament__name")
-    list_select_related = ("tournament", "team")
+    search_fields = ("team__name", "player__name", "tournament__name")
+    list_select_related = ("tournament", "team", "player")
+
+    @admin.display(description=_("team or player"), ordering="position")
+    def competitor(self, obj):
+        return obj.team or obj.player
 
     @admin.display(description=_("games won–lost"), ordering="games_won")
     def games_line(self, obj):

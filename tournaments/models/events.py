@@ -263,7 +263,15 @@ class Entry(models.Model):
         return f"{self.team or self.player} in {self.tournament}"
 
     def clean(self):
-        """A form (the admin's) enters no team its club retired, as the services refuse (``team_retired``)."""
+        """A form (the admin's) enters no team its club retired, as the services refuse (``team_retired``), and no
+        entry of the other kind (a team in an individual event, a player in a team event: ``entry_kind``)."""
+        from tournaments import refusals
+
+        tournament = self.tournament if self.tournament_id else None
+        if tournament is not None and tournament.is_individual and self.team_id is not None:
+            raise ValidationError({"team": refusals.validation_error("entry_kind", {"entry": tournament.entry})})
+        if tournament is not None and not tournament.is_individual and self.player_id is not None:
+            raise ValidationError({"player": refusals.validation_error("entry_kind", {"entry": tournament.entry})})
         if self.team_id is None:
             return
         before = (None if self._state.adding

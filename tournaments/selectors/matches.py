@@ -7,6 +7,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from tournaments.models import Game, Hand, Match
+from tournaments.selectors.seats import match_players
 from tournaments.services.hand_data import hand_input_dict
 
 
@@ -90,7 +91,8 @@ def hand_result(hand: Hand, *, current: bool = False) -> dict:
 
 
 def match_scoreboard(*, match_id: int) -> dict:
-    """Return the match scoreboard: teams, games won, every hand with running totals, the next deal."""
+    """Return the match scoreboard: teams (null in an individual event), players, games won, every hand with
+    running totals, the next deal."""
     return scoreboard_of(match_for_scoreboard(match_id=match_id))
 
 
@@ -105,8 +107,11 @@ def scoreboard_of(match: Match) -> dict:
         "tournament": {"id": tournament.pk, "name": tournament.name, "variant": tournament.variant},
         "round": match.round.number,
         "table": match.table,
+        "bye": match.is_bye,
         "ns": _team(match.ns),
         "ew": _team(match.ew),
+        # A team event's from its teams (joined: no query); an individual event's seats, one query.
+        "players": match_players(match),
         "best_of": tournament.effective_best_of,
         **_match_summary(match, current),
         "next_multiplier": current.next_multiplier if playing else None,
@@ -139,7 +144,10 @@ def scoreboard_etag(data: dict) -> str:
 
 
 def match_side_names(*, match_id=None, hand_id=None) -> dict | None:
-    """Return the teams' names by side of a match (or of a hand's match), for the words of a refusal; None: none."""
+    """Return the sides' names of a match (or of a hand's match), for the words of a refusal; None: none.
+
+    A team event's sides are its teams; an individual event's, its partnerships ("An Peeters & Bram Claes").
+    """
     matches = Match.objects.select_related("ns", "ew")
     if hand_id is not None:
         matches = matches.filter(games__hands__pk=hand_id)
@@ -150,4 +158,7 @@ def match_side_names(*, match_id=None, hand_id=None) -> dict | None:
     match = matches.first()
     if match is None:
         return None
+    if match.ns_id is None:
+        players = match_players(match)
+        return {side: " & ".join(p["name"] for p in players[side]) or None for side in ("ns", "ew")}
     return {"ns": match.ns.name, "ew": match.ew.name if match.ew_id else None}

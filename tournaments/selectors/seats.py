@@ -67,6 +67,15 @@ def sitting_out_ids(rnds: Iterable[Round]) -> dict[int, list[int]]:
     return found
 
 
+def player_seats(tournament: Tournament) -> dict[int, dict[int, tuple[int | None, str]]]:
+    """``{player id: {round number: (table, seat)}}`` of an individual event, one query; sitting out: ``(None, "")``."""
+    found: dict[int, dict[int, tuple[int | None, str]]] = {}
+    for player, number, table, seat in (RoundSeat.objects.filter(round__tournament=tournament)
+                                        .values_list("player_id", "round__number", "match__table", "seat")):
+        found.setdefault(player, {})[number] = (table, seat)
+    return found
+
+
 def folded(text: str) -> str:
     """A name as a search compares it: case and accents folded ("Éva" finds "eva")."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())

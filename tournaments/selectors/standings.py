@@ -5,66 +5,52 @@ from __future__ import annotations
 from tournaments.models import Club, Entry, Standing, StandingsSnapshot, TaskRecord, Tournament
 
 
-def standings_for(tournament: Tournament) -> dict:
-    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries.
+def _numbers(s: Standing, metrics: list[str]) -> dict:
+    return {"played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost, "match_points": s.match_points,
+            "games_won": s.games_won, "games_lost": s.games_lost, "points_for": s.points_for,
+            "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics)}
 
-    Each row also names its team (``team_detail``: id, name, club); each club row its club (``club_name``,
-    ``club_city``). An individual event's rows are players' (``player_standings_for``).
+
+def standings_for(tournament: Tournament) -> dict:
+    """The saved standings in the api.md shape: {"computed_at", "rows": [...], "clubs": [...]}, in three queries
+    (four for an individual event).
+
+    A team event's rows have ``team`` and name it (``team_detail``: id, name, club); an individual event's have
+    ``player`` instead, with the same numbers, named with their club (``player_detail``; the club null for a
+    player without one) and their ``start_number``. Each club row names its club (``club_name``, ``club_city``);
+    an individual event's club rows count ``players`` where a team event's count ``teams``.
     """
-    if tournament.is_individual:
-        return player_standings_for(tournament)
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     metrics = snapshot.metrics if snapshot else []
-    rows = [
-        {"rank": s.rank, "team": s.team_id, "played": s.played, "won": s.won, "drawn": s.drawn, "lost": s.lost,
-         "match_points": s.match_points, "games_won": s.games_won, "games_lost": s.games_lost,
-         "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": _ordered(s.tiebreaks, metrics),
-         "team_detail": {"id": s.team_id, "name": s.team.name,
-                         "club": {"id": s.team.club_id, "name": s.team.club.name}}}
-        for s in Standing.objects.filter(tournament=tournament).select_related("team__club").order_by("position")
-    ]
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _named_clubs(snapshot)}
-
-
-def _named_clubs(snapshot: StandingsSnapshot | None) -> list[dict]:
-    """The snapshot's club standings, each with its club's name and city (one query)."""
+    saved = Standing.objects.filter(tournament=tournament).order_by("position")
+    if tournament.is_individual:
+        numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
+                       .values_list("player_id", "start_number"))
+        rows = [
+            {"rank": s.rank, "player": s.player_id, **_numbers(s, metrics), "start_number": numbers.get(s.player_id),
+             "player_detail": {"id": s.player_id, "name": s.player.name, "club": None if s.player.club_id is None
+                               else {"id": s.player.club_id, "name": s.player.club.name}}}
+            for s in saved.filter(player__isnull=False).select_related("player__club")
+        ]
+    else:
+        rows = [
+            {"rank": s.rank, "team": s.team_id, **_numbers(s, metrics),
+             "team_detail": {"id": s.team_id, "name": s.team.name,
+                             "club": {"id": s.team.club_id, "name": s.team.club.name}}}
+            for s in saved.filter(team__isnull=False).select_related("team__club")
+        ]
     clubs = list(snapshot.clubs) if snapshot else []
     if clubs:
         found = {pk: (name, city) for pk, name, city in
                  Club.objects.filter(pk__in=[c.get("club") for c in clubs]).values_list("pk", "name", "city")}
         clubs = [{**c, "club_name": found.get(c.get("club"), (None, ""))[0],
                   "club_city": found.get(c.get("club"), (None, ""))[1]} for c in clubs]
-    return clubs
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": clubs}
 
 
-def _player_row(s: Standing, numbers: dict[int, int | None]) -> dict:
-    club = s.player.club
-    return {"rank": s.rank, "player": s.player_id, "played": s.played, "won": s.won, "drawn": s.drawn,
-            "lost": s.lost, "match_points": s.match_points, "games_won": s.games_won, "games_lost": s.games_lost,
-            "points_for": s.points_for, "points_against": s.points_against, "tiebreaks": s.tiebreaks,
-            "player_detail": {"id": s.player_id, "name": s.player.name, "number": numbers.get(s.player_id),
-                              "club": {"id": club.pk, "name": club.name} if club else None}}
-
-
-def player_standings_for(tournament: Tournament) -> dict:
-    """An individual event's saved standings: rows with ``player`` for ``team`` (api.md), in four queries.
-
-    Each row names its player (``player_detail``: id, name, start number, club or None); the tiebreaks are in
-    the order that ranks the event (its format's keys, then its list: ``ranking.individual.individual_metrics``).
-    Each club row (``players``, ``percentage``: the club ranking from individuals) names its club.
-    """
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
-    order = list(snapshot.metrics) if snapshot and snapshot.metrics else individual_ranking(tournament)
-    numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
-                   .values_list("player_id", "start_number"))
-    rows = []
-    for s in Standing.objects.filter(tournament=tournament, player__isnull=False).select_related(
-            "player__club").order_by("position"):
-        row = _player_row(s, numbers)
-        row["tiebreaks"] = _ordered(s.tiebreaks, order)
-        rows.append(row)
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _named_clubs(snapshot),
-            "metrics": order}
+def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:
+    """The tiebreaks in the tournament's metric order (jsonb keeps keys sorted, not in order)."""
+    return {name: tiebreaks[name] for name in metrics if name in tiebreaks} | tiebreaks
 
 
 def individual_ranking(tournament: Tournament) -> list[str]:
@@ -77,19 +63,23 @@ def individual_ranking(tournament: Tournament) -> list[str]:
     return individual_metrics(tournament.format, usable or None)
 
 
+def player_standings_for(tournament: Tournament) -> dict:
+    """An individual event's standings (``standings_for``'s players' rows) with ``metrics``: the names that rank
+    it, in order, so that a page heads its tiebreak columns in that order."""
+    return {**standings_for(tournament), "metrics": individual_ranking(tournament)}
+
+
 def player_standing(tournament: Tournament, player_id: int) -> dict | None:
-    """One player's saved row in an individual event's standings (``player_standings_for``'s shape), or None."""
-    s = (Standing.objects.filter(tournament=tournament, player_id=player_id).select_related("player__club").first())
+    """One player's saved row in an individual event's standings (``standings_for``'s shape), or None."""
+    s = Standing.objects.filter(tournament=tournament, player_id=player_id).select_related("player__club").first()
     if s is None:
         return None
     number = Entry.objects.filter(tournament=tournament, player_id=player_id).values_list("start_number",
                                                                                         flat=True).first()
-    return _player_row(s, {player_id: number})
-
-
-def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:
-    """The tiebreaks in the tournament's metric order (jsonb keeps keys sorted, not in order)."""
-    return {name: tiebreaks[name] for name in metrics if name in tiebreaks} | tiebreaks
+    return {"rank": s.rank, "player": s.player_id, **_numbers(s, individual_ranking(tournament)),
+            "start_number": number,
+            "player_detail": {"id": s.player_id, "name": s.player.name, "club": None if s.player.club_id is None
+                              else {"id": s.player.club_id, "name": s.player.club.name}}}
 
 
 def task_status(task_id) -> dict | None:

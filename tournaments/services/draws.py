@@ -266,9 +266,14 @@ def round_draw_locked(tournament: Tournament, number: int, *, user=None, report=
 
 
 def round_redraw(*, round: Round, user=None) -> Round:
-    """Draw a round again with a new seed while none of its matches has a game; every draw stays kept."""
+    """Draw a round again with a new seed while none of its matches has a game; every draw stays kept.
+
+    Refuses a team event's round (``entry_kind``: its pairing is no draw), an earlier round and a round begun.
+    """
     with transaction.atomic():
         tournament = tournament_locked(round.tournament)
+        if not tournament.is_individual:
+            raise ServiceError("entry_kind", None, {"entry": tournament.entry})
         rnd = Round.objects.get(pk=round.pk)
         if Round.objects.filter(tournament=tournament, number__gt=rnd.number).exists():
             raise Conflict("round_not_last", None, {"round": rnd.number})

@@ -12,11 +12,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.services.errors import Conflict, InvalidFields
 
 #: Fields that shape every match already played: frozen once a round exists.
-FROZEN_ONCE_PAIRED = ("variant", "format", "best_of", "options", "rounds", "double_round_robin")
+FROZEN_ONCE_PAIRED = ("variant", "entry", "format", "best_of", "match_length", "match_games", "options", "rounds",
+                      "double_round_robin")
 #: Many-to-many fields, set once the tournament row exists.
 _PEOPLE = ("organizers", "scorekeepers")
 
@@ -37,7 +38,7 @@ def _set_people(tournament: Tournament, people: dict) -> None:
 
 #: The fields ``Tournament.clean`` checks together: changing one checks the others of its group again.
 _CHECKED_TOGETHER = ({"points_win", "points_draw", "points_bye"}, {"name", "club", "starts_on"},
-                     {"variant", "options"})
+                     {"variant", "options"}, {"entry", "format"}, {"match_length", "match_games", "minutes"})
 #: The numbers whose bounds are their model fields' validators.
 _BOUNDED = ("rounds", "best_of", "points_win", "points_draw", "points_bye", "separate_clubs_rounds")
 
@@ -99,6 +100,7 @@ def tournament_create(*, user, **fields) -> Tournament:
 
 def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
     """Change a tournament; refuses (``Conflict``) changing a field in ``FROZEN_ONCE_PAIRED`` once a round exists,
+    the kind of entry (teams or individual) once anyone is entered (their entries would be of the other kind),
     and (``InvalidFields``) changes that make no sense, as ``tournament_create`` does."""
     people = {f: fields.pop(f) for f in _PEOPLE if f in fields}
     pk = tournament.pk
@@ -109,6 +111,8 @@ def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
             changed = [f for f in FROZEN_ONCE_PAIRED if f in fields and fields[f] != getattr(tournament, f)]
             if changed and Round.objects.filter(tournament=tournament).exists():
                 raise Conflict("tournament_started", changed[0], {"reason": "frozen", "fields": changed})
+            if "entry" in changed and Entry.objects.filter(tournament=tournament).exists():
+                raise Conflict("tournament_started", "entry", {"reason": "entries"})
             for field, value in fields.items():
                 setattr(tournament, field, value)
             _check(tournament, {"club" if f == "club_id" else f for f in fields})

@@ -1,4 +1,5 @@
-"""The organizer's dashboard of one tournament: status, publish, start and finish, exports, pairing the next round.
+"""The organizer's dashboard of one tournament: status, publish, start and finish, pairing the next round (the CSV
+exports are ``exports.py``'s).
 
 Writes go through ``tournaments.services``; the pairing runs as a task (``round_pair_request``) whose record the
 progress page reads through ``task_status``, polled by ``ws-organize.js`` (or refreshed by the page without JS).
@@ -6,18 +7,16 @@ progress page reads through ``task_status``, polled by ``ws-organize.js`` (or re
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, TaskRecord, Tournament
-from tournaments.selectors.entries import tournament_results, tournament_rounds
-from tournaments.selectors.standings import standings_for, task_status
+from tournaments.selectors.entries import tournament_rounds
+from tournaments.selectors.standings import task_status
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import round_pair_request
 from tournaments.services.tournaments import tournament_update
@@ -87,55 +86,6 @@ def set_status(request, tournament):
         messages.success(request, _("The tournament is %(status)s now.") % {
             "status": str(vocabulary.TOURNAMENT_STATUS[status]).lower()})
     return redirect("ws:tournament", tournament.slug)
-
-
-def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")  # a BOM, so spreadsheets read the names' accents right
-    return response, csv.writer(response)
-
-
-@require_GET
-@organizer_view
-def export_results(request, tournament):
-    """Every match as a CSV row: round, table, both teams with their clubs, games and points won, the result."""
-    response, out = _csv_response(f"{tournament.slug}-results.csv")
-    out.writerow([_("Round"), _("Table"), _("Team 1"), _("Club 1"), _("Team 2"), _("Club 2"),
-                  _("Games 1"), _("Games 2"), _("Points 1"), _("Points 2"), _("Status"), _("Result")])
-    for m in tournament_results(tournament=tournament):
-        if m.is_bye:
-            result = _("bye")
-        elif m.winner == "draw":
-            result = _("draw")
-        elif m.winner:
-            result = (m.ns if m.winner == "ns" else m.ew).name
-        else:
-            result = ""
-        out.writerow([m.round.number, m.table, m.ns.name, m.ns.club.name, m.ew.name if m.ew else "",
-                      m.ew.club.name if m.ew else "", m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew,
-                      vocabulary.MATCH_STATUS.get(m.status, m.status), result])
-    return response
-
-
-@require_GET
-@organizer_view
-def export_standings(request, tournament):
-    """The standings as CSV: one row a team with every count and every tiebreak of the tournament."""
-    data = standings_for(tournament)
-    metrics = list(data["rows"][0]["tiebreaks"]) if data["rows"] else []
-    response, out = _csv_response(f"{tournament.slug}-standings.csv")
-    columns = {key: name for key, _short, name, _help in vocabulary.STANDINGS_COLUMNS}
-    counts = [str(columns[key]) for key in ("played", "won", "drawn", "lost")]
-    totals = [str(vocabulary.METRIC_LABELS[m][1])
-              for m in ("match_points", "games_won", "games_lost", "points_for", "points_against")]
-    out.writerow([str(columns["rank"]), _("Team"), _("Club"), *counts, *totals]
-                 + [str(vocabulary.METRIC_LABELS[m][1]) if m in vocabulary.METRIC_LABELS else m for m in metrics])
-    for r in data["rows"]:
-        out.writerow([r["rank"], r["team_detail"]["name"], r["team_detail"]["club"]["name"], r["played"], r["won"],
-                      r["drawn"], r["lost"], r["match_points"], r["games_won"], r["games_lost"], r["points_for"],
-                      r["points_against"]] + [r["tiebreaks"].get(m, "") for m in metrics])
-    return response
 
 
 def _can_force(tournament: Tournament) -> bool:

@@ -2,14 +2,15 @@
 
 from django.urls import path
 
-from . import organize, organize_entries, organize_rounds
+from . import exports, organize, organize_entries, organize_rounds
 
 urlpatterns = [
     path("t/<slug:slug>/", organize.dashboard, name="tournament"),
     path("t/<slug:slug>/publish/", organize.publish, name="tournament-publish"),
     path("t/<slug:slug>/status/", organize.set_status, name="tournament-status"),
-    path("t/<slug:slug>/results.csv", organize.export_results, name="export-results"),
-    path("t/<slug:slug>/standings.csv", organize.export_standings, name="export-standings"),
+    path("t/<slug:slug>/entries.csv", exports.export_entries, name="export-entries"),
+    path("t/<slug:slug>/results.csv", exports.export_results, name="export-results"),
+    path("t/<slug:slug>/standings.csv", exports.export_standings, name="export-standings"),
     path("t/<slug:slug>/pair/", organize.pair, name="pair"),
     path("t/<slug:slug>/pairing/<uuid:task_id>/", organize.pair_task, name="pair-task"),
     path("t/<slug:slug>/pairing/<uuid:task_id>/status/", organize.pair_task_status, name="pair-task-status"),

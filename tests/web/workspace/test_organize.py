@@ -57,6 +57,7 @@ def urls_of(tournament) -> list[tuple[str, str]]:
                                      result={"round": 1})
     urls = [("get", reverse("ws:tournament", args=[slug])), ("get", reverse("ws:entries", args=[slug])),
             ("get", reverse("ws:export-results", args=[slug])), ("get", reverse("ws:export-standings", args=[slug])),
+            ("get", reverse("ws:export-entries", args=[slug])),
             ("get", reverse("ws:pair-task", args=[slug, task.id])),
             ("get", reverse("ws:pair-task-status", args=[slug, task.id])),
             ("post", reverse("ws:tournament-publish", args=[slug])),
