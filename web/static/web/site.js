@@ -67,13 +67,13 @@
 
   // Round clocks ([data-clock-ends]: a running clock's end, in the server's milliseconds) count down every second in
   // the server's time: the offset of this device's clock is learnt from the Date of every live update
-  // (live.js), so a projector whose clock is wrong still shows the hall's time. A Date header is whole seconds: a
-  // device within a second of the server keeps its own clock (no jump back and forth). At zero the clock says the
-  // time is up; the next live update brings the server's word.
+  // (live.js), so a projector whose clock is wrong still shows the hall's time. A Date header is whole seconds, and a
+  // server may stamp it up to a second late: a device within three seconds of the server keeps its own clock (no
+  // jump back and forth). At zero the clock says the time is up; the next live update brings the server's word.
   var offset = 0;
   document.addEventListener("live:servertime", function (event) {
     var estimate = event.detail - Date.now();
-    if (Math.abs(estimate - offset) > 1000) offset = estimate;
+    if (Math.abs(estimate - offset) > 3000) offset = estimate;
   });
   var two = function (n) { return (n < 10 ? "0" : "") + n; };
   var tick = function () {
