@@ -10,9 +10,12 @@ group. A volunteer is staff only to sign in to the admin; everywhere, the admin 
 just what their roles give them.
 """
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from tournaments.models import Club, Hand, Match, Round, Tournament
 
@@ -180,3 +183,53 @@ def clubs_for_tournaments(user) -> QuerySet:
     if is_unscoped(user):
         return Club.objects.all()
     return managed_clubs(user)
+
+
+# -- entry at the table by its code (individual events) -------------------------------------------------------
+
+#: How long a table's code keeps working after its match's result (the last change of a finished match).
+TABLE_CODE_AFTER_RESULT = timedelta(minutes=30)
+#: What ``table_code_state`` answers.
+CODE_VALID, CODE_UNKNOWN, CODE_EXPIRED = "valid", "unknown", "expired"
+
+
+def table_code_clean(code) -> str:
+    """Return a code as typed on a phone in the form it is printed and stored: capitals, no spaces nor dashes."""
+    return "".join(ch for ch in str(code or "").upper() if ch.isalnum())[:12]
+
+
+def table_code_state(match: Match, code: str, now: datetime | None = None) -> str:
+    """Tell whether ``code`` lets a phone without an account enter the results of ``match`` now.
+
+    The code printed on a table's sheet binds to that one match of that one round: it works from the round's
+    publication (its draw: a redraw makes new matches, with new codes, and the old sheet's codes bind to
+    nothing) until ``TABLE_CODE_AFTER_RESULT`` after the match's result (a correction then moves the result's
+    time, as it is a result again). ``unknown``: not this match's code (or the match has none, a team event's);
+    ``expired``: the match's result is older than that; ``valid`` otherwise.
+    """
+    code = table_code_clean(code)
+    if not code or not match.table_code or code != match.table_code:
+        return CODE_UNKNOWN
+    now = now or timezone.now()
+    if match.status == Match.Status.FINISHED and match.updated_at + TABLE_CODE_AFTER_RESULT < now:
+        return CODE_EXPIRED
+    return CODE_VALID
+
+
+def table_code_match(tournament_id, code, now: datetime | None = None) -> tuple[Match | None, str]:
+    """Return the match of the tournament that ``code`` binds to and its state (``table_code_state``).
+
+    Codes are unique within a round; two rounds of one event may share one by chance, so the match the code
+    still works for is taken, the latest round's first; none: ``(None, "unknown")``; only expired ones: the
+    latest, ``"expired"``.
+    """
+    code = table_code_clean(code)
+    if not code:
+        return None, CODE_UNKNOWN
+    found = list(Match.objects.filter(round__tournament_id=tournament_id, table_code=code)
+                 .select_related("round__tournament").order_by("-round__number"))
+    states = [(m, table_code_state(m, code, now)) for m in found]
+    for match, state in states:
+        if state == CODE_VALID:
+            return match, state
+    return (states[0] if states else (None, CODE_UNKNOWN))

@@ -226,6 +226,8 @@ SENTENCES = {
     "already_kept_apart": _("These two players are kept apart already."),
     ("not_entered", "kept_apart"): _("Both players must be entered in the tournament."),
     ("tournament_started", "start_numbers"): _("A round is drawn already: the start numbers can no longer change."),
+    ("tournament_started", "reserve"): _("%(player)s has been drawn to a round already: whether they are a reserve "
+                                         "can no longer change."),
     "round_not_last": _("Only the last round can be drawn again; round %(round)s is not the last."),
     "no_draw": _("Round %(round)s has no draw to check."),
     "team_only_metrics": _("%(metrics)s rank teams only; an individual event ranks by %(known)s."),

@@ -56,6 +56,7 @@ FORMAT_LABELS = {
     "swiss": _("Swiss system"),
     "round_robin": _("Round robin"),
     "knockout": _("Knockout"),
+    "tables": _("Tables of four"),
 }
 
 TOURNAMENT_STATUS = {"draft": _("Upcoming"), "running": _("Running"), "finished": _("Finished")}

@@ -1,7 +1,9 @@
 """Entries as an organizer keeps them: seeds, removal before the first round, a new team entered at once, forbidden pairs.
 
-Late entries and withdrawals are in ``tournaments.services.rounds`` (they take the pairing's lock). Every
-function here takes the same tournament lock, so none of them races a pairing under way.
+Late entries and withdrawals are in ``tournaments.services.rounds`` (they take the pairing's lock), an individual
+event's players entered, start numbers and kept-apart pairs in ``tournaments.services.draws``; here also a player
+typed by name entered at once, and a player's fixed table and reserve flag. Every function here takes the same
+tournament lock, so none of them races a pairing under way.
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Q
 
-from tournaments.models import Club, Entry, ForbiddenPair, KeptApart, Player, Round, Team, Tournament
+from tournaments.models import Club, Entry, ForbiddenPair, KeptApart, Player, Round, RoundSeat, Team, Tournament
 from tournaments.services.clubs import player_create, team_create
+from tournaments.services.draws import entry_add_player
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.rounds import entry_add_late
 
@@ -97,3 +100,44 @@ def forbidden_pair_remove(*, pair: ForbiddenPair, user=None) -> None:
     with transaction.atomic():
         _locked(pair.tournament)
         ForbiddenPair.objects.filter(pk=pair.pk).delete()
+
+
+# -- individual events: players entered alone ------------------------------------------------------------------
+
+def entry_create_with_player(*, tournament: Tournament, name: str, club: Club | None = None,
+                             fixed_table: int | None = None, reserve: bool = False, user=None) -> Entry:
+    """Enter a player typed by name in an individual event, all or nothing: the active player of that name in
+    ``club`` (no club: among the players of none) if there is one, else a new one (``player_create``); the entry
+    follows ``entry_add_player``'s rules (the next start number, a late entry joining at the next draw)."""
+    with transaction.atomic():
+        clean = " ".join(str(name or "").split())
+        existing = (Player.objects.filter(club=club, name__iexact=clean, retired=False).order_by("pk").first()
+                    if clean else None)
+        player = existing or player_create(club=club, name=clean, user=user)
+        return entry_add_player(tournament=tournament, player=player, fixed_table=fixed_table, reserve=reserve,
+                                user=user)
+
+
+def entry_player_set(*, entry: Entry, fixed_table: int | None, reserve: bool, user=None) -> Entry:
+    """Change a player's entry: the table they are fixed to (mobility: the next draws seat them there, as its
+    seated scorer; None: drawn like anyone) and whether they are a reserve (drawn only to take a leaver's seat).
+
+    The reserve flag changes only while the player has not been drawn to a round: a player seated once is in
+    the event's cycles, a reserve who took a seat is a player. Refuses a withdrawn entry.
+    """
+    with transaction.atomic():
+        tournament = _locked(entry.tournament)
+        if not tournament.is_individual:
+            raise ServiceError("entry_kind", "player", {"reason": "teams"})
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
+        if entry.withdrawn:
+            raise Conflict("already_withdrawn", None, {"team": entry.player.name})
+        if fixed_table is not None and (isinstance(fixed_table, bool) or not isinstance(fixed_table, int)
+                                        or fixed_table < 1):
+            raise ServiceError("fixed_table", "fixed_table", {"value": fixed_table})
+        if bool(reserve) != entry.reserve and RoundSeat.objects.filter(
+                round__tournament=tournament, player_id=entry.player_id).exists():
+            raise Conflict("tournament_started", "reserve", {"reason": "reserve", "player": entry.player.name})
+        entry.fixed_table, entry.reserve = fixed_table, bool(reserve)
+        entry.save(update_fields=["fixed_table", "reserve"])
+    return entry

@@ -9,11 +9,13 @@ puts them in the page's words.
 import re
 
 import scoring
+from django.utils.translation import gettext as _
 
 from tournaments import refusals as refusal_words
 from tournaments import vocabulary
 from tournaments.models import Match
 from tournaments.selectors.hands import match_entry_state
+from tournaments.selectors.seats import SIDE_SEATS, match_players
 from tournaments.services.errors import ServiceError
 from tournaments.services.hand_data import FORM_FIELDS as HAND_FIELDS
 from tournaments.services.hand_data import hand_fields, hand_from_fields
@@ -66,9 +68,37 @@ def refusals(exc: Exception, variant: scoring.Variant, state: dict | None = None
             for code, field, params in refusal_words.items(exc)]
 
 
+def pair_name(names: list[str]) -> str:
+    """Return a partnership of an individual event by its players' names ("An Peeters & Bart Claes")."""
+    if len(names) != 2:
+        return ", ".join(names)
+    return _("%(first)s & %(second)s") % {"first": names[0], "second": names[1]}
+
+
+def match_names(match: Match) -> dict:
+    """Return who plays at the match as the entry page names them: ``{"ns", "ew", "seats": {seat: name}}``.
+
+    A team event's sides are its teams (each seat its side's team); an individual event's are the partnerships
+    seated there (``N & S``, ``E & W``), each seat its player. Read once and kept on the match object.
+    """
+    names = getattr(match, "_entry_names", None)
+    if names is not None:
+        return names
+    if match.ns_id is not None or match.ew_id is not None:
+        ns, ew = (match.ns.name if match.ns_id else ""), (match.ew.name if match.ew_id else "")
+        names = {"ns": ns, "ew": ew, "seats": {"N": ns, "S": ns, "E": ew, "W": ew}, "individual": False}
+    else:
+        players = match_players(match)
+        seats = {seat: p["name"] for side, pair in SIDE_SEATS.items()
+                 for seat, p in zip(pair, players.get(side, []))}
+        names = {side: pair_name([seats.get(a, "?"), seats.get(b, "?")]) for side, (a, b) in SIDE_SEATS.items()}
+        names.update(seats=seats, individual=True)
+    match._entry_names = names
+    return names
+
+
 def _team_of(match: Match, seat: str) -> str:
-    team = match.ns if seat in ("N", "S") else match.ew
-    return team.name if team else ""
+    return match_names(match)["seats"].get(seat, "")
 
 
 def variant_form(match: Match) -> dict:
@@ -141,8 +171,8 @@ def match_state(match: Match) -> dict:
         "next_multiplier": nxt.multiplier,
         "totals": totals,
         "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
-        "ns_name": match.ns.name,
-        "ew_name": match.ew.name if match.ew else "",
+        "ns_name": match_names(match)["ns"],
+        "ew_name": match_names(match)["ew"],
         "last_hand": ({"id": last.pk, "game": current.number, "number": last.number} if last is not None else None),
         "hands": [hand_row(h, match, variant) for h in hands],
         "shown_game": current.number if current is not None else None,
@@ -163,8 +193,8 @@ def preview(match: Match, data, number: int | None = None, game_number: int | No
         "score": result.score, "totals": result.totals, "multiplier": result.multiplier,
         "bonus": ({"side": bonus.side, "points": bonus.points, "applied": bonus.applied} if bonus else None),
         "game_winner": result.game_winner,
-        "game_winner_name": ((match.ns.name if result.game_winner == "ns" else match.ew.name)
-                             if result.game_winner in ("ns", "ew") else ""),
+        "game_winner_name": match_names(match).get(result.game_winner, "") if result.game_winner in ("ns", "ew")
+        else "",
         "next_dealer": result.next_dealer,
         "labels": [str(vocabulary.LABEL_WORDS.get(lb, lb)) for lb in result.labels],
     }

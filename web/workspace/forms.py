@@ -16,13 +16,24 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from tournaments import access, refusals
 from tournaments.models import Club, Tournament
-from tournaments.ranking import DEFAULT_METRICS, METRICS
+from tournaments.ranking import DEFAULT_METRICS, INDIVIDUAL_TIEBREAKS, METRICS
 from tournaments.services.tournaments import FROZEN_ONCE_PAIRED
 from tournaments import vocabulary
+
+from . import event_words
 
 #: The settings the form edits, in the order the services take them.
 SETTINGS = ("name", "club", "variant", "format", "rounds", "best_of", "points_win", "points_draw", "points_bye",
             "separate_clubs_rounds", "double_round_robin", "starts_on", "public")
+#: The settings of the entry kind, the match length and individual events; a choice left out keeps its default.
+EVENT_SETTINGS = ("entry", "match_length", "match_games", "minutes", "at_time", "sit_out_score", "withdrawal",
+                  "club_best_n")
+#: The fixed score of a sit-out: the form's field of each key of ``Tournament.sit_out_fixed``.
+SIT_OUT_FIELDS = {"match_points": "sit_out_match_points", "games_won": "sit_out_games_won",
+                  "points_for": "sit_out_points_for"}
+CHOICE_DEFAULTS = {"entry": Tournament.EntryKind.TEAMS, "match_length": Tournament.MatchLength.BEST_OF,
+                   "at_time": Tournament.AtTime.FINISH, "sit_out_score": Tournament.SitOutScore.MEAN,
+                   "withdrawal": Tournament.Withdrawal.SIT_OUT}
 
 
 def option_field_name(variant_slug: str, option: str) -> str:
@@ -88,6 +99,32 @@ class TournamentForm(forms.Form):
                                 help_text=_("Shown on the public site; unticked, only its organizers and "
                                             "scorekeepers see it. A new tournament starts hidden: publish it "
                                             "when it is ready."))
+    # -- the entry kind, the match length, individual events (words: web/workspace/event_words.py) ------------
+    entry = forms.ChoiceField(label=_("Who enters"), choices=event_words.ENTRY_CHOICES, required=False,
+                              widget=forms.RadioSelect)
+    match_length = forms.ChoiceField(label=_("Match length"), choices=event_words.MATCH_LENGTH_CHOICES,
+                                     required=False, widget=forms.RadioSelect)
+    match_games = forms.IntegerField(label=_("Games a match"), min_value=1, max_value=15, required=False,
+                                     help_text=_("Every game is played and counts; the match is won on games won, "
+                                                 "then points."))
+    minutes = forms.IntegerField(label=_("Minutes a round"), min_value=1, max_value=600, required=False,
+                                 help_text=_("The round clock's time. A hall that gives 90 minutes to a whole table "
+                                             "of four sets 30 minutes a round."))
+    at_time = forms.ChoiceField(label=_("When the time is up"), choices=event_words.AT_TIME_CHOICES,
+                                required=False, widget=forms.RadioSelect)
+    sit_out_score = forms.ChoiceField(label=_("A player who sits a round out scores"),
+                                      choices=event_words.SIT_OUT_CHOICES, required=False, widget=forms.RadioSelect)
+    sit_out_match_points = forms.IntegerField(label=_("Match points"), min_value=0, max_value=10**6,
+                                              required=False)
+    sit_out_games_won = forms.IntegerField(label=_("Games won"), min_value=0, max_value=10**6, required=False)
+    sit_out_points_for = forms.IntegerField(label=_("Points"), min_value=0, max_value=10**6, required=False)
+    withdrawal = forms.ChoiceField(label=_("A player who withdraws during a cycle"),
+                                   choices=event_words.WITHDRAWAL_CHOICES, required=False, widget=forms.RadioSelect)
+    club_best_n = forms.IntegerField(label=_("Club ranking: the best players of each club"), min_value=1,
+                                     max_value=99, required=False,
+                                     help_text=_("Clubs ranked by the mean of their N best players' results; empty: "
+                                                 "every player of the club counts (matches won over matches "
+                                                 "played). Players without a club are left out."))
     tiebreaks = forms.MultipleChoiceField(
         label=_("Standings order"), required=False, choices=[(m, vocabulary.METRIC_LABELS[m][1]) for m in METRICS],
         help_text=_("The ticked measures rank the teams, the first one first; none ticked: the default order."))
@@ -122,13 +159,21 @@ class TournamentForm(forms.Form):
             for name in (*FROZEN_ONCE_PAIRED, *self.option_names()):
                 if name in self.fields:
                     self.fields[name].disabled = True
+        # Teams or players: what is entered already decides it (the entries page enters one kind).
+        self.entry_fixed = bool(tournament is not None and tournament.pk and tournament.entries.exists())
+        if self.entry_fixed:
+            self.fields["entry"].disabled = True
+            self.fields["entry"].help_text = _("Entries are made already: the choice between teams and players "
+                                               "stays as it is.")
 
     @staticmethod
     def _initial(tournament):
         if tournament is None:
-            return {"variant": "belgian-manille", "tiebreaks": list(DEFAULT_METRICS)}
-        initial = {name: getattr(tournament, name) for name in SETTINGS}
+            return {"variant": "belgian-manille", "tiebreaks": list(DEFAULT_METRICS), **CHOICE_DEFAULTS}
+        initial = {name: getattr(tournament, name) for name in (*SETTINGS, *EVENT_SETTINGS)}
         initial["club"] = tournament.club_id
+        fixed = tournament.sit_out_fixed or {}
+        initial.update({field: fixed.get(key) for key, field in SIT_OUT_FIELDS.items()})
         initial["tiebreaks"] = list(tournament.tiebreaks or DEFAULT_METRICS)
         return initial
 
@@ -165,6 +210,10 @@ class TournamentForm(forms.Form):
     def default_tiebreaks(self) -> list[str]:
         return [str(vocabulary.METRIC_LABELS[m][1]) for m in DEFAULT_METRICS]
 
+    def individual_tiebreaks(self) -> list[str]:
+        """The order an individual event's players are ranked in when the default order is left ticked."""
+        return [str(vocabulary.METRIC_LABELS[m][1]) for m in INDIVIDUAL_TIEBREAKS]
+
     def clean(self):
         cleaned = super().clean()
         slug = cleaned.get("variant")
@@ -193,6 +242,11 @@ class TournamentForm(forms.Form):
         if any(name in self.errors for name in self.option_names(slug)):
             return cleaned
         cleaned["options"] = options
+        for name, default in CHOICE_DEFAULTS.items():  # a choice not sent keeps its default (or its value)
+            if not cleaned.get(name):
+                cleaned[name] = getattr(self.tournament, name) if self.tournament is not None else default
+        cleaned["sit_out_fixed"] = {key: cleaned[field] for key, field in SIT_OUT_FIELDS.items()
+                                    if cleaned.get(field) is not None}
         tiebreaks = cleaned.get("tiebreaks") or []
         cleaned["tiebreaks"] = [] if list(tiebreaks) == list(DEFAULT_METRICS) else list(tiebreaks)
         # The model's own checks, the services' too: the variant, all its options together, the tiebreaks, the
@@ -200,7 +254,7 @@ class TournamentForm(forms.Form):
         probe = Tournament(variant=slug, options=options, tiebreaks=cleaned["tiebreaks"])
         if self.tournament is not None:
             probe.pk = self.tournament.pk
-        for name in SETTINGS:
+        for name in (*SETTINGS, *EVENT_SETTINGS, "sit_out_fixed"):
             if name in cleaned:
                 setattr(probe, name, cleaned[name])
             elif self.tournament is not None:
@@ -213,15 +267,18 @@ class TournamentForm(forms.Form):
 
     def add_model_errors(self, exc: ValidationError) -> None:
         """Show a model's (or a service's) errors on their fields; the house options' above the form."""
-        for field, errors in exc.message_dict.items():
+        for field, errors in exc.error_dict.items():  # the errors themselves: their codes stay (tests, scripts)
+            if field == "sit_out_fixed":
+                field = SIT_OUT_FIELDS["match_points"]
             target = field if field in self.fields and field != "options" else None
             for error in errors:
-                if target is None or target not in self.errors or error not in self.errors[target]:
-                    self.add_error(target, error)
+                for message in error.messages:
+                    if target is None or target not in self.errors or message not in self.errors[target]:
+                        self.add_error(target, ValidationError(message, code=error.code))
 
     def service_fields(self) -> dict:
         """The cleaned settings as ``tournament_create`` / ``tournament_update`` take them."""
-        fields = {name: self.cleaned_data[name] for name in SETTINGS}
+        fields = {name: self.cleaned_data[name] for name in (*SETTINGS, *EVENT_SETTINGS, "sit_out_fixed")}
         fields["options"] = self.cleaned_data["options"]
         fields["tiebreaks"] = self.cleaned_data["tiebreaks"]
         if self.frozen:

@@ -23,6 +23,7 @@ from tournaments.services.tournaments import tournament_update
 from tournaments import vocabulary
 
 from .. import pages
+from . import event_words
 from .organize_common import organizer_view, refusal
 
 #: The status changes the dashboard offers: (from, to).
@@ -41,7 +42,9 @@ def _pairing_under_way(tournament: Tournament) -> TaskRecord | None:
 @organizer_view
 def dashboard(request, tournament):
     """The tournament at a glance: status, public or not, entries, rounds with their state, the actions."""
-    entries = list(Entry.objects.filter(tournament=tournament).values_list("withdrawn", flat=True))
+    # An individual event counts its players who are drawn (reserves wait for a leaver's seat).
+    entries = list(Entry.objects.filter(tournament=tournament).exclude(reserve=True).values_list("withdrawn",
+                                                                                             flat=True))
     rounds = list(tournament_rounds(tournament=tournament))
     last = rounds[-1] if rounds else None
     unfinished = (last.tables - last.finished) if last else 0
@@ -53,10 +56,14 @@ def dashboard(request, tournament):
         "last_unfinished": unfinished > 0, "unfinished": unfinished,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
         "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
-        "all_paired": bool(last and tournament.format == Tournament.Format.SWISS and last.number >= tournament.rounds),
+        "all_paired": bool(last and (tournament.format == Tournament.Format.SWISS or tournament.is_individual)
+                           and last.number >= tournament.rounds),
         "under_way": _pairing_under_way(tournament),
-        # As round_pair_request refuses (too_few_teams): a first round, or a Swiss round, needs two active teams.
-        "needs_teams": entries.count(False) < 2 and (last is None or tournament.format == Tournament.Format.SWISS),
+        # As round_pair_request refuses (too_few_teams): a first round, or a Swiss round, needs two active teams;
+        # (too_few_players) a draw needs four players.
+        "needs_teams": (entries.count(False) < 4 if tournament.is_individual else
+                        entries.count(False) < 2 and (last is None or tournament.format == Tournament.Format.SWISS)),
+        "match_length": event_words.match_length(tournament) if tournament.is_individual else None,
         "moves": [to for (frm, to) in sorted(STATUS_MOVES) if frm == tournament.status],
     })
 
@@ -131,11 +138,14 @@ def _task_view(tournament: Tournament, info: dict) -> dict:
     error = info["error"] if info["status"] == TaskRecord.Status.FAILED else None
     progress = info["progress"] or {}
     stage = {"loading": _("Reading the standings and the past rounds…"),
+             "drawing": _("Drawing the tables…"),
              "saving": _("Saving the round's tables…")}.get(progress.get("stage"), "")
     return {
         "status": info["status"],
-        "label": {"pending": _("Waiting for a worker…"), "running": _("Pairing…"), "succeeded": _("Paired."),
-                  "failed": _("The pairing was refused.")}.get(info["status"], info["status"]),
+        "label": ({"pending": _("Waiting for a worker…"), "running": _("Drawing…"), "succeeded": _("Drawn."),
+                   "failed": _("The draw was refused.")} if tournament.is_individual else
+                  {"pending": _("Waiting for a worker…"), "running": _("Pairing…"), "succeeded": _("Paired."),
+                   "failed": _("The pairing was refused.")}).get(info["status"], info["status"]),
         "stage": stage,
         "round": number,
         "round_url": reverse("ws:round", args=[tournament.slug, number]) if number else None,

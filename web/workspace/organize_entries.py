@@ -28,6 +28,7 @@ from tournaments.services.entries import (
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import entry_add_late, entry_withdraw
 
+from . import organize_players
 from .organize_common import organizer_view, refusal
 
 #: Teams found by a search, a page.
@@ -52,6 +53,8 @@ def _int(value) -> int | None:
 @organizer_view
 def entries(request, tournament):
     """The entered teams (seeds editable), a search across clubs to enter more, a form to make a team, forbidden pairs."""
+    if tournament.is_individual:
+        return organize_players.players_page(request, tournament)
     club_id = _int(request.GET.get("club"))
     return _entries_page(request, tournament, club=Club.objects.filter(pk=club_id).first() if club_id else None)
 
@@ -136,13 +139,20 @@ def entry_seeds(request, tournament):
 @organizer_view
 def entry_withdraw_view(request, tournament, entry_id):
     """Withdraw a team: it is not paired again; an unstarted match of it becomes a bye."""
-    entry = get_object_or_404(Entry.objects.select_related("team", "tournament"), pk=entry_id, tournament=tournament)
+    entry = get_object_or_404(Entry.objects.select_related("team", "player", "tournament"), pk=entry_id,
+                              tournament=tournament)
     try:
         entry_withdraw(entry=entry, user=request.user)
     except ServiceError as exc:
         _refused(request, exc)
     else:
-        messages.success(request, _("%(team)s has withdrawn.") % {"team": entry.team.name})
+        messages.success(request, _("%(team)s has withdrawn.") % {"team": (entry.team or entry.player).name})
+        replaced = Entry.objects.filter(replaces=entry).select_related("player").first()
+        if replaced is not None:
+            messages.info(request, _("%(reserve)s takes %(player)s's seat for the rest of the cycle.") % {
+                "reserve": replaced.player.name, "player": entry.player.name})
+    if tournament.is_individual:
+        return organize_players.back_to_list(request, tournament)
     return _back(tournament, "entries")
 
 
@@ -150,13 +160,16 @@ def entry_withdraw_view(request, tournament, entry_id):
 @organizer_view
 def entry_remove_view(request, tournament, entry_id):
     """Take an entry off the list, while no round is paired."""
-    entry = get_object_or_404(Entry.objects.select_related("team", "tournament"), pk=entry_id, tournament=tournament)
+    entry = get_object_or_404(Entry.objects.select_related("team", "player", "tournament"), pk=entry_id,
+                              tournament=tournament)
     try:
         entry_remove(entry=entry, user=request.user)
     except ServiceError as exc:
         _refused(request, exc)
     else:
-        messages.success(request, _("%(team)s is no longer entered.") % {"team": entry.team.name})
+        messages.success(request, _("%(team)s is no longer entered.") % {"team": (entry.team or entry.player).name})
+    if tournament.is_individual:
+        return organize_players.back_to_list(request, tournament)
     return _back(tournament, "entries")
 
 

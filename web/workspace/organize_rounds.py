@@ -14,6 +14,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import match_pairing_change
 from tournaments import vocabulary
 
+from . import organize_draw
 from .organize_common import organizer_view, refusal
 
 
@@ -57,7 +58,10 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
 @require_GET
 @organizer_view
 def round_view(request, tournament, number):
-    """A round's tables with each pairing's explanation, state and result; change forms before it starts."""
+    """A round's tables with each pairing's explanation, state and result; change forms before it starts (an
+    individual event's: its tables and seats, the draw and the round clock, ``organize_draw``)."""
+    if tournament.is_individual:
+        return organize_draw.round_page(request, tournament, _round_or_404(tournament, number))
     return _round_page(request, tournament, _round_or_404(tournament, number))
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import exports, organize, organize_entries, organize_rounds
+from . import exports, organize, organize_draw, organize_entries, organize_players, organize_rounds
 
 urlpatterns = [
     path("t/<slug:slug>/", organize.dashboard, name="tournament"),
@@ -24,6 +24,17 @@ urlpatterns = [
     path("t/<slug:slug>/forbidden/", organize_entries.forbidden_add, name="forbidden-add"),
     path("t/<slug:slug>/forbidden/<int:pair_id>/remove/", organize_entries.forbidden_remove,
          name="forbidden-remove"),
+    path("t/<slug:slug>/players/enter/", organize_players.player_enter, name="player-enter"),
+    path("t/<slug:slug>/players/new/", organize_players.player_new, name="player-new"),
+    path("t/<slug:slug>/players/numbers/", organize_players.player_numbers, name="player-numbers"),
+    path("t/<slug:slug>/players/<int:entry_id>/", organize_players.player_set, name="player-set"),
+    path("t/<slug:slug>/kept-apart/", organize_players.kept_apart_add_view, name="kept-apart-add"),
+    path("t/<slug:slug>/kept-apart/<int:pair_id>/remove/", organize_players.kept_apart_remove_view,
+         name="kept-apart-remove"),
     path("t/<slug:slug>/rounds/<int:number>/", organize_rounds.round_view, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/change/", organize_rounds.round_change, name="round-change"),
+    path("t/<slug:slug>/rounds/<int:number>/redraw/", organize_draw.round_redraw_view, name="round-redraw"),
+    path("t/<slug:slug>/rounds/<int:number>/clock/", organize_draw.round_clock_view, name="round-clock"),
+    path("t/<slug:slug>/rounds/<int:number>/clock/state/", organize_draw.round_clock_state,
+         name="round-clock-state"),
 ]

@@ -474,11 +474,23 @@
 
   /* ------------------------------------------------------------------ sending */
 
+  /* A refusal that is no fault of the hand (signed out, the table's code no longer valid, too many requests for
+   * now): the queue stops with the server's words (or the page's), the hand stays queued. */
+  function stopWith(resp, fallback) {
+    return resp.json().then(function (data) {
+      var first = (data.refusals || [])[0];
+      return { stop: true, message: (first && first.message) || fallback };
+    }, function () { return { stop: true, message: fallback }; });
+  }
+
   function sendOne(r) {
-    return post(urls.enter, { hand: r.hand, game: r.game, number: r.number, key: r.key }).then(function (resp) {
-      if (resp.type === "opaqueredirect" || resp.status === 401 || resp.status === 403) {
-        return { stop: true, message: words.signed_out };
-      }
+    // played_at: when the hand was typed at the table (the queue's own time), so the round clock judges the
+    // hand by it and not by when a lost connection let it through.
+    return post(urls.enter, { hand: r.hand, game: r.game, number: r.number, key: r.key, played_at: r.created })
+      .then(function (resp) {
+      if (resp.type === "opaqueredirect" || resp.status === 401) return { stop: true, message: words.signed_out };
+      if (resp.status === 403) return stopWith(resp, words.signed_out);
+      if (resp.status === 429) return stopWith(resp, words.error);
       if (resp.status >= 500) return { stop: true, message: words.error };
       return resp.json().then(function (data) {
         if (resp.ok) {
@@ -580,7 +592,8 @@
       var input = JSON.stringify(hand);
       post(urls.preview, previewBody(hand)).then(function (resp) {
         if (input !== JSON.stringify(handFromForm())) return; // typed on meanwhile
-        if (resp.type === "opaqueredirect" || resp.status === 401 || resp.status === 403 || resp.status >= 500) {
+        if (resp.type === "opaqueredirect" || resp.status === 401 || resp.status === 403 || resp.status === 429 ||
+            resp.status >= 500) {
           previewBox.hidden = true; return;
         }
         return resp.json().then(function (data) {

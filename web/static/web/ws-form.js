@@ -25,6 +25,28 @@
     showVariant();
   }
 
+  // --- parts shown only for a choice: data-when="<field>=<value>" (the entry kind, the match length...) -----
+  var conditional = document.querySelectorAll("[data-when]");
+  function chosen(name) {
+    var checked = document.querySelector('input[name="' + name + '"]:checked');
+    if (checked) { return checked.value; }
+    var select = document.querySelector('select[name="' + name + '"]');
+    return select ? select.value : "";
+  }
+  function showWhen() {
+    for (var i = 0; i < conditional.length; i++) {
+      var rule = conditional[i].getAttribute("data-when").split("=");
+      // Hidden, not disabled: what was typed is still sent, and saved as it is (it only counts for that choice).
+      conditional[i].hidden = chosen(rule[0]) !== rule[1];
+    }
+  }
+  if (conditional.length) {
+    document.addEventListener("change", function (event) {
+      if (event.target.name) { showWhen(); }
+    });
+    showWhen();
+  }
+
   // --- the sortable standings order ------------------------------------------------------------
   var lists = document.querySelectorAll("[data-sortable] .sortable");
   function refresh(list) {

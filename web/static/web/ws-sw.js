@@ -1,7 +1,7 @@
 /* The Service Worker of the table entry pages (served at /my/sw.js, scope /my/t/; the view puts
  * self.WS_ENTRY = {version, assets} in front of this file).
  *
- * The entry pages (…/score/ and …/score/<match>/) are fetched from the network first and kept, so that
+ * The entry pages (…/score/ and …/score/<match>/, …/table/ and …/table/<match>/) are fetched from the network first and kept, so that
  * they open offline; the site's static files are kept at install and served from the cache (refreshed
  * in the background). Every other request, and every POST, goes to the network untouched: hands reach
  * the server only through the page's own queue.
@@ -9,7 +9,7 @@
 "use strict";
 var CONFIG = self.WS_ENTRY || { version: "dev", assets: [] };
 var CACHE = "ws-entry-" + CONFIG.version;
-var ENTRY_PAGE = /\/score\/(\d+\/)?$/;
+var ENTRY_PAGE = /\/(score|table)\/(\d+\/)?$/;  // a scorekeeper's pages, and a table's by its code
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(CONFIG.assets); })
