@@ -56,3 +56,15 @@ def test_the_catalogues_hold_every_string_of_the_code(tmp_path):
     committed = keys(catalogue("nl"))
     assert fresh - committed == set(), f"strings missing from the catalogues: {sorted(fresh - committed)[:10]}"
     assert committed - fresh == set(), f"strings the code no longer has: {sorted(committed - fresh)[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_plural_has_each_form_of_its_language(lang):
+    """Spanish has three plural forms (one, millions, the others): an entry with two falls back to English for 2."""
+    import re
+
+    po = catalogue(lang)
+    forms = int(re.search(r"nplurals=(\d+)", po.metadata["Plural-Forms"]).group(1))
+    short = [e.msgid for e in po if not e.obsolete and e.msgid_plural
+             and sorted(int(k) for k in e.msgstr_plural) != list(range(forms))]
+    assert not short, f"{len(short)} plural entries without {forms} forms in {lang}: {short[:5]}"

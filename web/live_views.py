@@ -35,7 +35,7 @@ def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
     if kind == "match":
         tournament_id = versions.match_tournament_id(pk)
         return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(pk, tournament_id))
-    if kind == "round":
+    if kind in ("round", "clock"):
         tournament_id = versions.round_tournament_id(pk)
         return None if tournament_id is None else (tournament_id, versions.results_keys(tournament_id))
     if kind == "standings":

@@ -11,12 +11,14 @@ from django.utils.translation import gettext as _
 
 import scoring
 from tournaments.access import visible_tournaments
-from tournaments.models import Entry, Game, Match, Round, Team, Tournament
+from tournaments.models import Entry, Game, Match, Round, Tournament
 from tournaments.selectors.matches import match_for_scoreboard, scoreboard_of
+from tournaments.selectors.seats import SIDE_SEATS, match_players
 from tournaments.selectors.standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
 from tournaments import vocabulary
 
+from . import pages_individual
 from .charts import Series, line_chart
 
 
@@ -50,14 +52,18 @@ def search(queryset, q: str):
 def tournament_facts(tournament: Tournament) -> dict:
     """Return the tournament's settings in words: variant, format, rounds, best of, house options."""
     variant = tournament.variant_obj
+    individual = pages_individual.individual_facts(tournament) if tournament.is_individual else None
     return {
         "variant": variant,
-        "format": vocabulary.FORMAT_LABELS.get(tournament.format, tournament.format),
+        "format": individual["format"] if individual else vocabulary.FORMAT_LABELS.get(tournament.format,
+                                                                                       tournament.format),
         "status": vocabulary.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
         "best_of": tournament.effective_best_of,
         "options": vocabulary.house_options(variant, tournament.options),
         "points": (tournament.points_win, tournament.points_draw, tournament.points_bye),
-        "metrics": metric_columns(tournament_metrics(tournament)),
+        "metrics": metric_columns(pages_individual.ranking_order(tournament) if individual
+                                  else tournament_metrics(tournament)),
+        "individual": individual,
     }
 
 
@@ -72,7 +78,10 @@ OWN_COLUMNS = ("match_points", "matches_won", "games_won")
 
 
 def standings(tournament: Tournament) -> dict:
-    """Return the standings with each team's name and club, the metrics in words, the club standings."""
+    """Return the standings with each team's name and club, the metrics in words, the club standings (an
+    individual event's: its players', ``pages_individual.standings``)."""
+    if tournament.is_individual:
+        return pages_individual.standings(tournament)
     data = standings_for(tournament)
     metrics = [m for m in (data["rows"][0]["tiebreaks"] if data["rows"] else {}) if m not in OWN_COLUMNS]
     ranks = [r["rank"] for r in data["rows"]]
@@ -94,8 +103,14 @@ def rounds_of(tournament: Tournament) -> list[Round]:
     return list(Round.objects.filter(tournament=tournament).order_by("number"))
 
 
-def round_tables(rnd: Round) -> dict:
-    """Return a round's tables: teams (with clubs), result in games, status; the bye; how many are finished."""
+def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
+    """Return a round's tables: teams (with clubs), result in games, status; the bye; how many are finished.
+
+    An individual event's round (``pages_individual.round_view``): its players by seat, sit-outs and clock.
+    """
+    tournament = tournament or rnd.tournament
+    if tournament.is_individual:
+        return pages_individual.round_view(rnd, tournament)
     matches = list(Match.objects.filter(round=rnd).select_related("ns__club", "ew__club").order_by("table"))
     played = [m for m in matches if not m.is_bye]
     # The game being played at each table, so that every hand shows on the round's page and the wall.
@@ -124,9 +139,27 @@ def current_round(tournament: Tournament) -> Round | None:
     return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
-def _seat_team(seat: str, ns: Team, ew: Team | None) -> str:
-    team = ns if seat in ("N", "S") else ew
-    return team.name if team else ""
+def _seat_team(seat: str, sides: dict) -> str:
+    """Who sits at ``seat``: their team, or in an individual event the player."""
+    side = sides["ns"] if seat in ("N", "S") else sides["ew"]
+    if side and side["individual"]:
+        return next((p["name"] for p in side["players"] if p["seat"] == seat), side["name"])
+    return side["name"] if side else ""
+
+
+def board_sides(match: Match) -> dict:
+    """The two sides of a match as its scoreboard names them: a team (its name, players and club), or in an
+    individual event a partnership ("An Peeters & Jan Claes", each player with their seat)."""
+    if match.ns_id is None:
+        players = match_players(match)
+        return {side: {"name": pages_individual.partnership(players[side]), "club": "", "individual": True,
+                       "players": [{**p, "seat": seat, "seat_name": pages_individual.seat_name(seat)}
+                                   for p, seat in zip(players[side], SIDE_SEATS[side])]}
+                for side in ("ns", "ew")}
+    return {side: None if team is None else {"name": team.name, "club": team.club.name, "individual": False,
+                                             "players": [{"id": p.pk, "name": p.name}
+                                                         for p in (team.player_1, team.player_2)]}
+            for side, team in (("ns", match.ns), ("ew", match.ew))}
 
 
 def match_board(tournament: Tournament, match_id: int) -> dict:
@@ -143,6 +176,7 @@ def match_board(tournament: Tournament, match_id: int) -> dict:
 def board_of(match: Match) -> dict:
     """Return the scoreboard of a match loaded with its players, in words."""
     board = scoreboard_of(match)
+    sides = board_sides(match)
     variant = match.round.tournament.variant_obj
     target = (match.round.tournament.options or {}).get("target", variant.target)
     games = []
@@ -159,13 +193,13 @@ def board_of(match: Match) -> dict:
             if h.get("penalty"):
                 calls.append(_("penalty: %(name)s (%(team)s)") % {
                     "name": vocabulary.PENALTY_LABELS.get(h["penalty"]["type"], h["penalty"]["type"]),
-                    "team": (match.ns if h["penalty"]["side"] == "ns" else match.ew).name})
+                    "team": sides[h["penalty"]["side"]]["name"]})
             calls += [str(vocabulary.LABEL_WORDS.get(lb, lb)) for lb in h.get("labels") or []]
             trump = h.get("trump")
             bonus = h.get("bonus") or {}
             hands.append({
                 **h,
-                "dealer_team": _seat_team(h["dealer"], match.ns, match.ew),
+                "dealer_team": _seat_team(h["dealer"], sides),
                 "dealer_seat": vocabulary.seat(h["dealer"]),
                 "trump_symbol": (vocabulary.suit_symbol(variant, trump)
                                  if trump and trump != "none" and vocabulary.deck_kind(variant) == "french" else ""),
@@ -177,12 +211,14 @@ def board_of(match: Match) -> dict:
             })
         games.append({**game, "hands": hands, "chart": line_chart(
             [0] + [h["number"] for h in hands],
-            [Series(match.ns.name, [0] + [h["totals"]["ns"] for h in hands], "ns"),
-             Series(match.ew.name if match.ew else "", [0] + [h["totals"]["ew"] for h in hands], "ew")],
+            [Series(sides["ns"]["name"], [0] + [h["totals"]["ns"] for h in hands], "ns"),
+             Series(sides["ew"]["name"] if sides["ew"] else "", [0] + [h["totals"]["ew"] for h in hands], "ew")],
             guide=target)})
     return {**board, "match": match, "tournament": match.round.tournament, "variant": variant, "games": games,
+            "sides": sides, "individual": match.ns_id is None,
+            "length": pages_individual.match_length_words(match.round.tournament) if match.ns_id is None else "",
             "target": target, "status_label": vocabulary.MATCH_STATUS.get(board["status"], board["status"]),
-            "next_dealer_team": _seat_team(board["next_dealer"], match.ns, match.ew) if board["next_dealer"] else "",
+            "next_dealer_team": _seat_team(board["next_dealer"], sides) if board["next_dealer"] else "",
             "next_dealer_seat": vocabulary.seat(board["next_dealer"]) if board["next_dealer"] else "",
             "wins_needed": board["best_of"] // 2 + 1}
 

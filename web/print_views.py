@@ -18,10 +18,11 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from tournaments import vocabulary
+from tournaments import access, vocabulary
 from tournaments.models import Match
+from tournaments.selectors.seats import cycle_round, cycle_tables, folded, round_seating
 
-from . import pages
+from . import pages, pages_individual
 
 #: A game played to a target gets a row for every this many points of it (a Belgian game to 101: 21 rows;
 #: the demo's longest ran to 17 hands), and never fewer than MIN_ROWS; a game of a fixed number of rounds
@@ -64,7 +65,8 @@ def standings_pdf(request, slug):
 def _round_context(request, slug: str, number: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
     rnd = pages.round_or_404(tournament, number)
-    return {"tournament": tournament, "facts": pages.tournament_facts(tournament), "tables": pages.round_tables(rnd),
+    return {"tournament": tournament, "facts": pages.tournament_facts(tournament),
+            "tables": pages.round_tables(rnd, tournament),
             "pdf_url": reverse("web:round-pdf", args=[slug, number]),
             "sheets_url": reverse("web:round-sheets", args=[slug, number]),
             "back_url": _reverse("web:round", slug, number)}
@@ -124,6 +126,8 @@ def _qr_svg(url: str) -> str:
 def _sheets_context(request, slug: str, number: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
     rnd = pages.round_or_404(tournament, number)
+    if tournament.is_individual:
+        return _individual_sheets_context(request, tournament, rnd)
     return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament),
             "sheets": [_sheet(request, tournament, m) for m in _sheet_matches(rnd)],
             "pdf_url": reverse("web:round-sheets-pdf", args=[slug, number]),
@@ -132,13 +136,14 @@ def _sheets_context(request, slug: str, number: int) -> dict:
 
 def round_sheets(request, slug, number):
     """A score sheet for every table of a round, one per A4 page."""
-    return render(request, "web/print/sheets.html", _sheets_context(request, slug, number))
+    ctx = _sheets_context(request, slug, number)
+    return render(request, ctx.get("template", "web/print/sheets.html"), ctx)
 
 
 def round_sheets_pdf(request, slug, number):
     """The score sheets of a round as one PDF download, a page per table."""
     ctx = _sheets_context(request, slug, number)
-    return _pdf(request, "web/print/sheets.html", ctx, f"{slug}-round-{number}-sheets.pdf")
+    return _pdf(request, ctx.get("template", "web/print/sheets.html"), ctx, f"{slug}-round-{number}-sheets.pdf")
 
 
 def _match_sheet_context(request, slug: str, match_id: int) -> dict:
@@ -147,7 +152,11 @@ def _match_sheet_context(request, slug: str, match_id: int) -> dict:
     match = board["match"]
     if match.is_bye:
         raise Http404  # a bye is not played: no sheet
-    return {"tournament": tournament, "round": match.round, "game": _game_facts(tournament),
+    if tournament.is_individual:
+        ctx = _individual_sheets_context(request, tournament, match.round, only=match.pk)
+        return {**ctx, "table": match.table, "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
+                "back_url": _reverse("web:match", slug, match_id)}
+    return {"table": match.table, "tournament": tournament, "round": match.round, "game": _game_facts(tournament),
             "sheets": [_sheet(request, tournament, match)],
             "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
             "back_url": _reverse("web:match", slug, match_id)}
@@ -155,15 +164,92 @@ def _match_sheet_context(request, slug: str, match_id: int) -> dict:
 
 def match_sheet(request, slug, match_id):
     """The score sheet of one table."""
-    return render(request, "web/print/sheets.html", _match_sheet_context(request, slug, match_id))
+    ctx = _match_sheet_context(request, slug, match_id)
+    return render(request, ctx.get("template", "web/print/sheets.html"), ctx)
 
 
 def match_sheet_pdf(request, slug, match_id):
     """The score sheet of one table as a PDF download."""
     ctx = _match_sheet_context(request, slug, match_id)
-    match = ctx["sheets"][0]["match"]
-    return _pdf(request, "web/print/sheets.html", ctx,
-                f"{slug}-round-{match.round.number}-table-{match.table}.pdf")
+    return _pdf(request, ctx.get("template", "web/print/sheets.html"), ctx,
+                f"{slug}-round-{ctx['round'].number}-table-{ctx['table']}.pdf")
+
+
+# -- individual events: the door's list, the sheets of a table of four ------------------------------------------------
+
+#: Hand rows a round of a cycle gets on its table's sheet (three rounds on one A4 page), and a round alone.
+CYCLE_ROWS = 11
+ROUND_ROWS = 34
+CYCLE_LETTERS = "ABCD"
+
+
+def _letter(name: str) -> str:
+    first = folded(name)[:1].upper()
+    return first if first.isalpha() else "#"
+
+
+def _seats_context(request, slug: str, number: int) -> dict:
+    tournament = pages.tournament_or_404(request.user, slug)
+    if not tournament.is_individual:
+        raise Http404
+    rnd = pages.round_or_404(tournament, number)
+    seating = round_seating(rnd)
+    groups: list[dict] = []
+    for row in seating["rows"]:
+        letter = _letter(row.player.name)
+        if not groups or groups[-1]["letter"] != letter:
+            groups.append({"letter": letter, "rows": []})
+        groups[-1]["rows"].append(row)
+    url = request.build_absolute_uri(reverse("web:seat", args=[slug]))
+    return {"tournament": tournament, "facts": pages.tournament_facts(tournament), "round": rnd, "groups": groups,
+            "players": len(seating["rows"]), "seat_url": url, "qr": _qr_svg(url),
+            "pdf_url": reverse("web:round-seats-pdf", args=[slug, number]),
+            "back_url": _reverse("web:round-seat", slug, number)}
+
+
+def seats_print(request, slug, number):
+    """The door's list of an individual event's round: every player in alphabetical order with table and seat, A4."""
+    return render(request, "web/print/seats.html", _seats_context(request, slug, number))
+
+
+def seats_pdf(request, slug, number):
+    """The door's list as a PDF download."""
+    return _pdf(request, "web/print/seats.html", _seats_context(request, slug, number),
+                f"{slug}-round-{number}-seats.pdf")
+
+
+def _cycle_sheet(request, tournament, rnd, table, show_codes: bool) -> dict:
+    """One table's sheet: its four players lettered A-D (A seated, N, keeping the score), then each round of the
+    cycle: the partnerships with their seats (A+B v C+D, A+C v B+D, A+D v B+C), its table code, its grid."""
+    url = request.build_absolute_uri(reverse("web:match", args=[tournament.slug, table.match_id]))
+    letter_of = {p.player.pk: CYCLE_LETTERS[i] for i, p in enumerate(table.players) if p is not None}
+    rounds = []
+    for r in table.rounds:
+        def side(seats, r=r):
+            return [{"letter": letter_of.get(p.player.pk, "?"), "seat": seat, "row": p}
+                    for seat in seats if (p := r.seats.get(seat)) is not None]
+        ns, ew = side("NS"), side("EW")
+        rounds.append({"number": r.number, "current": r.number == rnd.number, "drawn": r.drawn,
+                       "code": r.table_code if show_codes else "", "ns": ns, "ew": ew,
+                       "ns_letters": "+".join(p["letter"] for p in ns), "ew_letters": "+".join(p["letter"] for p in ew)})
+    return {"table": table, "url": url, "qr": _qr_svg(url), "rounds": rounds, "first": rounds[0]["number"],
+            "last": rounds[-1]["number"],
+            "players": [{"letter": CYCLE_LETTERS[i], "row": p} for i, p in enumerate(table.players)]}
+
+
+def _individual_sheets_context(request, tournament, rnd, only: int | None = None) -> dict:
+    """The sheets of an individual event's round: one a table with its whole cycle. A table's code binds a phone to
+    its match: printed for the event's organizers and scorekeepers only, a box to fill in for anyone else."""
+    show_codes = access.can_keep_score(request.user, tournament.pk)
+    tables = [t for t in cycle_tables(rnd, tournament) if only is None or t.match_id == only]
+    rows = CYCLE_ROWS if tournament.format == "tables" else ROUND_ROWS
+    return {"template": "web/print/sheets_individual.html", "tournament": tournament, "round": rnd,
+            "facts": pages.tournament_facts(tournament),
+            "length": pages_individual.match_length_words(tournament), "show_codes": show_codes,
+            "cycle": cycle_round(tournament, rnd.number), "rows": range(1, rows + 1),
+            "sheets": [_cycle_sheet(request, tournament, rnd, t, show_codes) for t in tables],
+            "pdf_url": reverse("web:round-sheets-pdf", args=[tournament.slug, rnd.number]),
+            "back_url": _reverse("web:round", tournament.slug, rnd.number)}
 
 
 def _reverse(name: str, *args) -> str:

@@ -18,9 +18,11 @@ from tournaments.access import visible_tournaments
 from tournaments.live import match_group, standings_group, tournament_group
 from tournaments.models import Match, Round, Tournament
 
-from . import pages
+from . import pages, pages_individual
 
-REGION_KINDS = ("match", "round", "standings", "wall")
+#: ``clock``: a round's clock alone (an individual event's match and "where do I sit" pages poll it slowly; the
+#: round's page and the wall show it in their own region).
+REGION_KINDS = ("match", "round", "standings", "wall", "clock")
 
 
 def _visible(tournament_id: int, user) -> Tournament:
@@ -38,7 +40,7 @@ def region_group(kind: str, pk: int, user=None) -> str | None:
         if kind == "match":
             match = Match.objects.filter(pk=pk, round__tournament__in=visible).only("pk").first()
             return match_group(match.pk) if match else None
-        if kind == "round":
+        if kind in ("round", "clock"):
             rnd = Round.objects.filter(pk=pk, tournament__in=visible).only("tournament_id").first()
             return tournament_group(rnd.tournament_id) if rnd else None
         if kind in ("standings", "wall"):
@@ -69,22 +71,29 @@ def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=
                 raise Http404
             board = pages.match_board(_visible(match.round.tournament_id, user), pk)
         return "web/regions/match.html", {"board": board, "tournament": board["tournament"]}
-    if kind == "round":
+    if kind in ("round", "clock"):
         if rnd is None:
             rnd = Round.objects.filter(pk=pk).first()
             if rnd is None:
                 raise Http404
             tournament = _visible(rnd.tournament_id, user)
-        return "web/regions/round.html", {"tables": pages.round_tables(rnd),
-                                          "tournament": tournament or rnd.tournament}
+        tournament = tournament or rnd.tournament
+        if kind == "clock":
+            if not tournament.is_individual:
+                raise Http404
+            return "web/regions/clock.html", {"clock": pages_individual.clock_view(rnd, tournament),
+                                              "tournament": tournament}
+        return "web/regions/round.html", {"tables": pages.round_tables(rnd, tournament), "tournament": tournament}
     if kind == "standings":
         tournament = tournament or _visible(pk, user)
         return "web/regions/standings.html", {"standings": pages.standings(tournament), "tournament": tournament}
     if kind == "wall":
         tournament = tournament or _visible(pk, user)
         rnd = pages.current_round(tournament)
-        return "web/regions/wall.html", {"tournament": tournament, "standings": pages.standings(tournament),
-                                         "tables": pages.round_tables(rnd) if rnd else None}
+        tables = pages.round_tables(rnd, tournament) if rnd else None
+        return "web/regions/wall.html", {
+            "tournament": tournament, "standings": pages.standings(tournament), "tables": tables,
+            "name_pages": pages_individual.name_pages(tables["seats"]) if tables and tournament.is_individual else None}
     raise Http404
 
 

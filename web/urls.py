@@ -24,6 +24,13 @@ tournament = [
     path("matches/<int:match_id>/sheet/", print_views.match_sheet, name="match-sheet"),
     path("matches/<int:match_id>/sheet.pdf", print_views.match_sheet_pdf, name="match-sheet-pdf"),
     path("wall/", views.wall, name="wall"),
+    # Individual events: where do I sit (the current round, or any), the door's list, the players.
+    path("seat/", views.seat, name="seat"),
+    path("rounds/<int:number>/seat/", views.seat, name="round-seat"),
+    path("rounds/<int:number>/seats/print/", print_views.seats_print, name="round-seats-print"),
+    path("rounds/<int:number>/seats.pdf", print_views.seats_pdf, name="round-seats-pdf"),
+    path("players/", views.players, name="players"),
+    path("players/<int:player_id>/", views.player, name="player"),
 ]
 
 urlpatterns = [

@@ -3,14 +3,14 @@
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpResponseNotModified
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from tournaments import versions, vocabulary
 from tournaments.conditional import etag_listed, etag_named
 from tournaments.query_text import search_text
 
-from . import pages, regions
+from . import pages, pages_individual, regions
 
 STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", then=Value(1)),
                     default=Value(2), output_field=IntegerField())
@@ -118,7 +118,7 @@ def tournament(request, slug):
     """The tournament: its settings in words, the current round at a glance, the top of the standings."""
     tournament, ctx = _tournament_context(request, slug, "overview")
     rnd = pages.current_round(tournament)
-    ctx["current"] = pages.round_tables(rnd) if rnd else None
+    ctx["current"] = pages.round_tables(rnd, tournament) if rnd else None
     ctx["standings"] = pages.standings(tournament)
     return render(request, "web/tournament.html", ctx)
 
@@ -155,13 +155,15 @@ def rounds(request, slug, number=None):
         all_rounds = pages.rounds_of(tournament)
         rnd = pages.round_or_404(tournament, number) if number else all_rounds[-1]
         ctx.update(rounds=all_rounds, round=rnd,
-                   region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd))
+                   region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd, tournament=tournament))
 
     return _live_page(request, "web/rounds.html", ctx, versions.results_keys(tournament.pk), fill)
 
 
 def teams(request, slug):
     tournament, ctx = _tournament_context(request, slug, "teams")
+    if tournament.is_individual:
+        return redirect("web:players", slug)
     ctx["entries"] = pages.entries(tournament)
     return render(request, "web/teams.html", ctx)
 
@@ -183,6 +185,9 @@ def match(request, slug, match_id):
     def fill(ctx):
         board = pages.match_board(tournament, match_id)
         ctx.update(board=board, region=regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board))
+        if board["individual"]:  # the round's clock, polled slowly (a socket would hear every hand of the event)
+            ctx["clock_region"] = regions.region_html("clock", board["match"].round_id, request.LANGUAGE_CODE,
+                                                      rnd=board["match"].round, tournament=tournament)
 
     return _live_page(request, "web/match.html", ctx, keys(tournament.pk), fill)
 
@@ -196,6 +201,9 @@ def wall(request, slug):
     # isdigit() would let "²" through to int(), and int() refuses more than 4,300 digits: both a 500.
     seconds = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) <= 4 else 15
     ctx = {"tournament": tournament, "seconds": max(5, min(120, seconds))}
+    # ?show=names: a second screen (by the door) that keeps to the names of an individual event's round.
+    if tournament.is_individual and request.GET.get("show") in ("names", "tables", "standings"):
+        ctx["only"] = request.GET["show"]
 
     def fill(ctx):
         ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
@@ -212,3 +220,46 @@ def variants(request):
 
     return render(request, "web/variants.html", {"variants": VARIANTS.values()})
 
+
+
+# -- individual events ---------------------------------------------------------------------------------------------
+
+
+def _individual_context(request, slug, tab):
+    tournament, ctx = _tournament_context(request, slug, tab)
+    if not tournament.is_individual:
+        raise Http404
+    return tournament, ctx
+
+
+def seat(request, slug, number=None):
+    """Where do I sit: a player types a few letters of their name (or their start number) and sees their table,
+    seat, partner and opponents in the round (the current one at /t/<slug>/seat/). A GET form; the page's script
+    asks for the results alone (``?partial=1``) as the player types."""
+    tournament, ctx = _individual_context(request, slug, "seat")
+    rnd = pages.round_or_404(tournament, number) if number else pages.current_round(tournament)
+    if rnd is None:
+        ctx.update(round=None, q="", rounds=[])
+        return render(request, "web/seat.html", ctx)
+    ctx.update(pages_individual.seat_page(rnd, tournament, request.GET.get("q", "")), current=number is None)
+    if request.GET.get("partial"):
+        return render(request, "web/_seat_results.html", ctx)
+    ctx["rounds"] = pages.rounds_of(tournament)
+    ctx["clock_region"] = regions.region_html("clock", rnd.pk, request.LANGUAGE_CODE, rnd=rnd, tournament=tournament)
+    return render(request, "web/seat.html", ctx)
+
+
+def players(request, slug):
+    """The players entered in an individual event, by start number, with their clubs."""
+    tournament, ctx = _tournament_context(request, slug, "players")
+    if not tournament.is_individual:
+        return redirect("web:teams", slug)
+    ctx["entries"] = pages_individual.players(tournament)
+    return render(request, "web/players.html", ctx)
+
+
+def player(request, slug, player_id):
+    """A player's evening in an individual event: each round's table, seat, partner, opponents, scores, result."""
+    tournament, ctx = _individual_context(request, slug, "players")
+    ctx.update(pages_individual.player_page(tournament, player_id))
+    return render(request, "web/player.html", ctx)

@@ -7,7 +7,7 @@ import scoring
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tournaments.models import Club, Entry, Game, Hand, Match, Player, Round, Team, Tournament
+from tournaments.models import Club, Entry, Game, Hand, Match, Player, Round, RoundSeat, Standing, Team, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def demo():
 def test_loads_clubs_players_teams_and_users(demo):
     loaded = counts()
     assert {name: loaded[name] for name in ("Club", "Player", "Team", "Tournament", "Entry", "Round", "Match")} == {
-        "Club": 3, "Player": 24, "Team": 12, "Tournament": 3, "Entry": 20, "Round": 2, "Match": 6}
+        "Club": 4, "Player": 30, "Team": 12, "Tournament": 4, "Entry": 42, "Round": 5, "Match": 21}
     assert loaded["Hand"] > 100
     assert set(Club.objects.values_list("name", "city")) >= {("De Zwarte Kat", "Gent"),
                                                              ("Café Sportwereld", "Aalst")}
@@ -46,6 +46,7 @@ def test_loads_clubs_players_teams_and_users(demo):
         assert f"'{username}' with password '{username}'" in demo
     assert "for local use only" in demo
     assert "Gentse Beker" in demo and "Copa Malilla" in demo and "Aalsterse Avond" in demo
+    assert "Kaarting De Zwarte Kat" in demo and "/t/kaarting-zwarte-kat/seat/" in demo
     assert "in progress" in demo and "won by" in demo
 
 
@@ -167,3 +168,25 @@ def test_reset_deletes_the_demo_and_loads_it_again(demo):
     assert list(Hand.objects.order_by("game__match__round__tournament__slug", "game__match__table",
                                       "game__number", "number").values_list("score_ns", "score_ew")) == scores
     assert get_user_model().objects.filter(username="admin").count() == 1
+
+
+def test_an_individual_kaarting_of_22_players_with_three_rounds_drawn(demo, client):
+    kaarting = Tournament.objects.get(slug="kaarting-zwarte-kat")
+    assert (kaarting.entry, kaarting.format, kaarting.match_length, kaarting.minutes, kaarting.rounds) == (
+        "individual", "tables", "timed", 30, 3)
+    entries = Entry.objects.filter(tournament=kaarting).select_related("player__club")
+    assert sorted(e.start_number for e in entries) == list(range(1, 23))
+    assert sum(1 for e in entries if e.player.club is None) == 2
+    assert len({e.player.club.name for e in entries if e.player.club}) == 3
+    rounds = list(Round.objects.filter(tournament=kaarting).order_by("number"))
+    assert [r.number for r in rounds] == [1, 2, 3] and all(r.seed for r in rounds)
+    for rnd in rounds:
+        assert rnd.matches.count() == 5 and all(len(m.table_code) == 6 for m in rnd.matches.all())
+        assert RoundSeat.objects.filter(round=rnd, match__isnull=True).count() == 2
+    assert all(m.status == Match.Status.FINISHED for r in rounds[:2] for m in r.matches.all())
+    assert rounds[2].clock_ends_at is not None and rounds[2].clock_paused_left is None  # round 3: the clock runs
+    playing = rounds[2].matches.filter(status=Match.Status.PLAYING).count()
+    assert playing == 3 and Hand.objects.filter(game__match__round=rounds[2]).count() == 10
+    assert Standing.objects.filter(tournament=kaarting, player__isnull=False).count() == 22
+    response = client.get("/t/kaarting-zwarte-kat/seat/", {"q": "jan"})
+    assert response.status_code == 200 and "Table" in response.content.decode()

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tournaments.models import Entry, Match, Player, Round, RoundSeat, Tournament
+from tournaments.pairing.individual.tables import ROTATION
 
 SIDE_SEATS = {"ns": ("N", "S"), "ew": ("E", "W")}
 
@@ -110,18 +111,28 @@ def round_seats(rnd: Round) -> list[SeatRow]:
 def seat_find(rnd: Round, query: str, *, limit: int = 20) -> list[SeatRow]:
     """The round's players whose name (or start number) matches ``query``: every word of it begins a word of the
     name, case and accents folded ("pee an" finds "An Peeters"); a number finds that start number."""
+    return _matching(round_seats(rnd), query)[:limit]
+
+
+def _matching(rows: list[SeatRow], query: str) -> list[SeatRow]:
+    """``seat_find``'s rule over rows read already."""
     words = folded(" ".join(query.replace("\x00", "").split())).split()
     if not words:
         return []
-    rows = round_seats(rnd)
     if len(words) == 1 and words[0].isdigit():
-        return [r for r in rows if r.number == int(words[0])][:limit]
+        return [r for r in rows if r.number == int(words[0])]
     found = []
     for row in rows:
-        name_words = folded(row.player.name).replace("-", " ").split()
+        name_words = _name_words(row.player.name)
         if all(any(w.startswith(q) for w in name_words) for q in words):
             found.append(row)
-    return found[:limit]
+    return found
+
+
+def _name_words(name: str) -> set[str]:
+    """The words a search may begin: "D'Hondt" is "d'hondt", "d", "hondt" and "dhondt"; a hyphen splits too."""
+    text = folded(name).replace("-", " ").replace("\u2019", "'")
+    return {*text.split(), *text.replace("'", " ").split(), *text.replace("'", "").split()}
 
 
 def player_evening(tournament: Tournament, player: Player) -> list[dict]:
@@ -147,3 +158,131 @@ def player_evening(tournament: Tournament, player: Player) -> list[dict]:
             "points": {"for": getattr(m, f"points_{side}"), "against": getattr(m, f"points_{other}")},
         })
     return rows
+
+
+# -- the pages of an individual event: a round's tables and sit-outs, "where do I sit", the cycle's sheets ---------
+
+
+def round_seating(rnd: Round) -> dict:
+    """A round's seats read once (``round_seats``' two queries): ``{"rows": [SeatRow] alphabetically, "tables":
+    {match id: {seat: SeatRow}}, "sitting_out": [SeatRow]}``."""
+    rows = round_seats(rnd)
+    tables: dict[int, dict[str, SeatRow]] = {}
+    for row in rows:
+        if row.match_id is not None:
+            tables.setdefault(row.match_id, {})[row.seat] = row
+    return {"rows": rows, "tables": tables, "sitting_out": [r for r in rows if r.match_id is None]}
+
+
+@dataclass(frozen=True)
+class SeatAnswer:
+    """A player found by "where do I sit": their place, their partner and their opponents (none: sitting out)."""
+
+    row: SeatRow
+    partner: SeatRow | None
+    opponents: tuple[SeatRow, ...]
+
+
+def seat_lookup(rnd: Round, query: str, *, limit: int = 20) -> dict:
+    """"Where do I sit" with everything a player needs: ``{"answers": [SeatAnswer], "count": n, "more": bool}``.
+
+    ``seat_find``'s rule; ``count`` is how many players matched, ``more`` whether there were more than ``limit``
+    (the page asks for more letters). The partners and opponents come from the same read of the round's seats.
+    """
+    rows = round_seats(rnd)
+    found = _matching(rows, query)
+    at_table: dict[int, dict[str, SeatRow]] = {}
+    for row in rows:
+        if row.match_id is not None:
+            at_table.setdefault(row.match_id, {})[row.seat] = row
+    answers = []
+    for row in found[:limit]:
+        if row.match_id is None:
+            answers.append(SeatAnswer(row, None, ()))
+            continue
+        seats = at_table[row.match_id]
+        mine, theirs = (SIDE_SEATS["ns"], SIDE_SEATS["ew"]) if row.side == "ns" else (SIDE_SEATS["ew"],
+                                                                                     SIDE_SEATS["ns"])
+        partner = next((seats[s] for s in mine if s != row.seat and s in seats), None)
+        answers.append(SeatAnswer(row, partner, tuple(seats[s] for s in theirs if s in seats)))
+    return {"answers": answers, "count": len(found), "more": len(found) > limit}
+
+
+#: The seats N, S, E, W of each round of a ``tables`` cycle as indices into the cycle's players A, B, C, D (A the
+#: seated scorer): A+B v C+D, A+C v B+D, A+D v B+C, the draw's own rotation.
+CYCLE_ROTATION = ROTATION
+CYCLE_SEATS = "NSEW"
+
+
+def cycle_round(tournament: Tournament, number: int) -> int:
+    """Which round of its cycle round ``number`` is (1, 2 or 3); a Swiss individual event has no cycle (1)."""
+    return (number - 1) % 3 + 1 if tournament.format == Tournament.Format.TABLES else 1
+
+
+def cycle_numbers(tournament: Tournament, number: int) -> list[int]:
+    """The rounds of round ``number``'s cycle: three in a ``tables`` event (none past its last round), the round
+    alone in a Swiss one."""
+    if tournament.format != Tournament.Format.TABLES:
+        return [number]
+    first = number - cycle_round(tournament, number) + 1
+    return [n for n in range(first, first + 3) if n <= max(tournament.rounds, number)]
+
+
+@dataclass(frozen=True)
+class CycleRound:
+    """One round of a table's cycle: its seats, and its match when it is drawn (else the rotation's seats)."""
+
+    number: int
+    seats: dict[str, SeatRow | None]
+    match_id: int | None
+    table_code: str
+
+    @property
+    def drawn(self) -> bool:
+        return self.match_id is not None
+
+
+@dataclass(frozen=True)
+class CycleTable:
+    """A table of a round with its whole cycle, for its score sheet: the players A, B, C, D (A seated), the rounds."""
+
+    table: int
+    match_id: int
+    players: tuple[SeatRow | None, ...]
+    rounds: tuple[CycleRound, ...]
+
+
+def cycle_tables(rnd: Round, tournament: Tournament | None = None) -> list[CycleTable]:
+    """Every table of a round with its cycle's rounds, by table, in three queries.
+
+    The players A, B, C, D are read from the latest round of the cycle drawn at the table (a reserve who took a
+    seat is there); the rounds of the cycle not drawn yet take their seats from the rotation.
+    """
+    tournament = tournament or rnd.tournament
+    numbers = cycle_numbers(tournament, rnd.number)
+    start_numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
+                         .values_list("player_id", "start_number"))
+    seats: dict[tuple[int, int], dict[str, SeatRow]] = {}
+    matches: dict[tuple[int, int], Match] = {}
+    for s in (RoundSeat.objects.filter(round__tournament=tournament, round__number__in=numbers, match__isnull=False)
+              .select_related("player__club", "match", "round")):
+        key = (s.round.number, s.match.table)
+        seats.setdefault(key, {})[s.seat] = SeatRow(
+            player=s.player, number=start_numbers.get(s.player_id), table=s.match.table, seat=s.seat,
+            match_id=s.match_id, club=s.player.club.name if s.player.club_id else "")
+        matches[key] = s.match
+    tables = []
+    for table in sorted(t for n, t in seats if n == rnd.number):
+        latest = max(n for n in numbers if (n, table) in seats)
+        players: list[SeatRow | None] = [None] * 4
+        for seat, index in zip(CYCLE_SEATS, CYCLE_ROTATION[cycle_round(tournament, latest)]):
+            players[index] = seats[(latest, table)].get(seat)
+        rounds = []
+        for n in numbers:
+            match = matches.get((n, table))
+            at = (seats[(n, table)] if match is not None else
+                  {seat: players[i] for seat, i in zip(CYCLE_SEATS, CYCLE_ROTATION[cycle_round(tournament, n)])})
+            rounds.append(CycleRound(n, {seat: at.get(seat) for seat in CYCLE_SEATS},
+                                     match.pk if match else None, match.table_code if match else ""))
+        tables.append(CycleTable(table, matches[(rnd.number, table)].pk, tuple(players), tuple(rounds)))
+    return tables

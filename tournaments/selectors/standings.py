@@ -53,6 +53,35 @@ def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:
     return {name: tiebreaks[name] for name in metrics if name in tiebreaks} | tiebreaks
 
 
+def individual_ranking(tournament: Tournament) -> list[str]:
+    """The metric names that rank an individual event, in order: its format's keys, then the names of its tiebreak
+    list an individual event can use (the recompute's rule, ``services.standings_individual``)."""
+    from tournaments.ranking import METRICS
+    from tournaments.ranking.individual import individual_metrics
+
+    usable = [n for n in tournament.tiebreaks or [] if n in METRICS and "individual" in METRICS[n].entries]
+    return individual_metrics(tournament.format, usable or None)
+
+
+def player_standings_for(tournament: Tournament) -> dict:
+    """An individual event's standings (``standings_for``'s players' rows) with ``metrics``: the names that rank
+    it, in order, so that a page heads its tiebreak columns in that order."""
+    return {**standings_for(tournament), "metrics": individual_ranking(tournament)}
+
+
+def player_standing(tournament: Tournament, player_id: int) -> dict | None:
+    """One player's saved row in an individual event's standings (``standings_for``'s shape), or None."""
+    s = Standing.objects.filter(tournament=tournament, player_id=player_id).select_related("player__club").first()
+    if s is None:
+        return None
+    number = Entry.objects.filter(tournament=tournament, player_id=player_id).values_list("start_number",
+                                                                                        flat=True).first()
+    return {"rank": s.rank, "player": s.player_id, **_numbers(s, individual_ranking(tournament)),
+            "start_number": number,
+            "player_detail": {"id": s.player_id, "name": s.player.name, "club": None if s.player.club_id is None
+                              else {"id": s.player.club_id, "name": s.player.club.name}}}
+
+
 def task_status(task_id) -> dict | None:
     """A pairing task's state for GET /api/v1/tasks/{id}/: status, progress, result, error (if failed); or None."""
     record = TaskRecord.objects.filter(pk=task_id).first()

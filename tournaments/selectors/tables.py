@@ -80,3 +80,11 @@ def live_tables(*, tournament: Tournament) -> dict:
         "round__number", "table"))
     players = players_of_matches(matches)
     return {"tables": [table_row(m, players[m.pk]) for m in matches]}
+
+
+def round_matches(rnd: Round) -> list[Match]:
+    """A round's matches by table with their games in order (``match.games.all()``), in two queries: the pages of
+    an individual event, whose players come from the round's seats (``seats.round_seating``)."""
+    games = Prefetch("games", queryset=Game.objects.order_by("number").only(
+        "id", "match_id", "number", "status", "total_ns", "total_ew", "winner"))
+    return list(Match.objects.filter(round=rnd).prefetch_related(games).order_by("table"))

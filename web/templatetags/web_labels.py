@@ -45,3 +45,17 @@ def side_short(side: str) -> str:
 def pairing_reasons(match) -> str:
     """``{{ match|pairing_reasons }}``: why the pairing chose this match, in the page's language."""
     return vocabulary.pairing_reasons(match.why, match.explanation)
+
+
+@register.filter
+def seat_letter(letter: str) -> str:
+    """``{{ "E"|seat_letter }}``: a seat's letter as the page's language writes it ("O" in Dutch)."""
+    return vocabulary.seat(letter)
+
+
+@register.filter
+def seat_name(letter: str) -> str:
+    """``{{ "E"|seat_name }}``: a seat in full, as a player is told where to sit ("East")."""
+    from web.pages_individual import seat_name as name
+
+    return name(letter)

@@ -1,5 +1,6 @@
 """Load a realistic demo: clubs, players, teams, a Belgian Swiss cup with round 1 played, a Malilla round robin,
-and a second Belgian Swiss with its teams entered and no round yet, for the organizer to pair from the workspace.
+a second Belgian Swiss with its teams entered and no round yet, for the organizer to pair from the workspace, and
+an individual kaarting of 22 players at tables of four, timed, three rounds drawn (``demo_individual``).
 
 Every hand is dealt and played out at random (seeded, so the demo is the same on every machine) with
 only legal cards, as checked by the rules engine's ``check_play``; the tricks and points that play
@@ -22,6 +23,13 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from tournaments.access import VOLUNTEERS
+from tournaments.management.demo_individual import (
+    KAARTING,
+    KLAVERBOER,
+    describe,
+    load_kaarting,
+    reset_kaarting_people,
+)
 from tournaments.models import Club, Entry, Game, Hand, Match, Player, Team, Tournament
 from tournaments.services.games import hand_next
 from tournaments.services.hands import hand_enter
@@ -73,7 +81,7 @@ WORKSPACE = dict(slug="aalsterse-avond", name="Aalsterse Avond", variant="belgia
                  format=Tournament.Format.SWISS, rounds=3, best_of=1)
 WORKSPACE_SEEDS = ["Den Ajuin", "De Manillekes", "Boer en Zot", "Troef Zot",
                    "Ik Ga Mee", "Muul Op Tafel", "De Tiensten", "De Vier Azen"]
-DEMO_SLUGS = (BELGIAN["slug"], MEXICAN["slug"], WORKSPACE["slug"])
+DEMO_SLUGS = (BELGIAN["slug"], MEXICAN["slug"], WORKSPACE["slug"], KAARTING["slug"])
 
 #: Hands of the Malilla match left in progress.
 MALILLA_HANDS_IN_PROGRESS = 3
@@ -162,8 +170,8 @@ def debug_on() -> bool:
 
 class Command(BaseCommand):
     help = ("Load a realistic demo (clubs, players, teams, a Belgian Manille Swiss cup with round 1 played, "
-            "a Mexican Malilla round robin under way, a Belgian Swiss ready to pair). Idempotent; --reset deletes "
-            "the demo and loads it again.")
+            "a Mexican Malilla round robin under way, a Belgian Swiss ready to pair, an individual kaarting of 22 "
+            "players with three rounds drawn). Idempotent; --reset deletes the demo and loads it again.")
 
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true", help="Delete the demo data first, then load it again.")
@@ -200,6 +208,13 @@ class Command(BaseCommand):
                     self.create_tournament(WORKSPACE, "Café Sportwereld", WORKSPACE_SEEDS, teams, users)
                     self.say(f"{WORKSPACE['name']}: {len(WORKSPACE_SEEDS)} teams entered, no round yet "
                              f"(the organizer pairs round 1 at /my/t/{WORKSPACE['slug']}/).")
+                if Tournament.objects.filter(slug=KAARTING["slug"]).exists():
+                    self.say(f"Tournament {KAARTING['name']!r} exists; left as is.")
+                else:
+                    rng = random.Random(f"{SEED}-{KAARTING['slug']}")
+                    loaded.append(load_kaarting(
+                        lambda spec: self.create_tournament(spec, "De Zwarte Kat", [], teams, users),
+                        Table(KAARTING["variant"], rng), users))
         finally:
             for tournament_id in self.deferred:
                 cache.delete(pending_key(tournament_id))
@@ -222,6 +237,13 @@ class Command(BaseCommand):
 
     def summarise(self, tournament: Tournament) -> None:
         entries = tournament.entries.count()
+        if tournament.is_individual:
+            self.stdout.write(f"{tournament.name} ({tournament.variant}, individual, tables of four, "
+                              f"{tournament.minutes} minutes a round, {entries} players; where do I sit: "
+                              f"/t/{tournament.slug}/seat/):")
+            for line in describe(tournament):
+                self.stdout.write(line)
+            return
         self.stdout.write(f"{tournament.name} ({tournament.variant}, {tournament.get_format_display().lower()}, "
                           f"best of {tournament.effective_best_of}, {entries} teams):")
         for match in Match.objects.filter(round__tournament=tournament).select_related("round", "ns", "ew"):
@@ -253,9 +275,10 @@ class Command(BaseCommand):
                     players = [p for row in team_rows for p in row[1:]]
                     Team.objects.filter(club__name=club_name, name__in=names).delete()
                     Player.objects.filter(club__name=club_name, name__in=players).delete()
+                reset_kaarting_people()
             except ProtectedError as exc:
                 raise CommandError(f"cannot reset the demo: its teams or players are used elsewhere ({exc})") from exc
-            for club_name, _city, _teams in CLUBS:
+            for club_name in [c[0] for c in CLUBS] + [KLAVERBOER[0]]:
                 try:
                     with transaction.atomic():
                         Club.objects.filter(name=club_name).delete()

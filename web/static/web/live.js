@@ -6,7 +6,11 @@
  * fetches itself once on every (re)connection to catch up on what it missed.
  * Without push the region polls /live/<kind>/<pk>/ every 1.5 s with If-None-Match: a 304 costs
  * nothing, a 200 is swapped in. Polling pauses while the page is hidden.
- * A region's URLs can be overridden with data-live-url (HTTP) and data-live-ws (WebSocket).
+ * A region's URLs can be overridden with data-live-url (HTTP) and data-live-ws (WebSocket). A region with
+ * data-live-every="<seconds>" never opens a socket: it fetches itself at once, then polls that often (a round's
+ * clock on a match page: a slow poll, not a socket that hears every hand of the tournament).
+ * Every answer's Date header is announced to the page (a "live:servertime" event on the document, detail: the
+ * server's time in milliseconds), so a clock counts down in the server's time, not the device's.
  * An element with [data-live-status] gets the class live-on, live-poll or live-off; each region gets
  * data-live-state="push", "poll" or "off", and data-live-synced once a fetch of its own has been answered
  * (200 or 304: it has caught up with the server at least once since the page loaded).
@@ -23,6 +27,14 @@
   var push = body.getAttribute("data-live-push") === "1" && "WebSocket" in window;
   var lang = body.getAttribute("data-lang") || document.documentElement.lang || "";
   var regions = [];
+
+  /* The server's time of an answer, from its Date header (whole seconds: the middle of that second). */
+  function serverTime(response) {
+    var date = Date.parse(response.headers.get("Date") || "");
+    if (!isNaN(date)) {
+      document.dispatchEvent(new CustomEvent("live:servertime", { detail: date + 500 }));
+    }
+  }
 
   function status() {
     regions.forEach(function (r) {
@@ -57,6 +69,7 @@
 
   function Region(el) {
     this.el = el;
+    this.every = parseInt(el.getAttribute("data-live-every"), 10) * 1000 || 0;
     this.kind = el.getAttribute("data-live-kind");
     this.pk = el.getAttribute("data-live-pk");
     this.url = el.getAttribute("data-live-url") || "/live/" + this.kind + "/" + this.pk + "/";
@@ -80,6 +93,7 @@
     if (etag) headers["If-None-Match"] = etag;
     self.fetching = fetch(self.url, { headers: headers, credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
+        serverTime(response);
         if (response.status === 404) { self.stop(); return; }
         if (response.status !== 200) return;
         return response.text().then(function (html) { swap(self, html, response.headers.get("ETag")); });
@@ -95,7 +109,7 @@
     if (self.pollTimer || self.gone) return;
     self.pollTimer = setInterval(function () {
       if (!document.hidden && !self.socketOpen) self.fetch();
-    }, POLL_MS);
+    }, self.every || POLL_MS);
   };
 
   Region.prototype.stopPolling = function () {
@@ -146,7 +160,10 @@
   };
 
   Region.prototype.start = function () {
-    if (push) this.connect();
+    if (this.every) {
+      this.fetch();
+      this.poll();
+    } else if (push) this.connect();
     else this.poll();
   };
 
