@@ -128,3 +128,19 @@ def schema_file(tmp_path_factory, django_db_blocker):
     with django_db_blocker.unblock():
         call_command("spectacular", "--format", "openapi-json", "--file", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server, its connections without Nagle's algorithm.
+
+    Django's WSGIRequestHandler writes a response's headers and body in two sends: on a kept-alive connection (the
+    generated client's, schemathesis') the body waited for the client's delayed ACK, some 40 ms a request, the
+    most of the coverage phase's minute. Production's servers (gunicorn, uvicorn) set TCP_NODELAY themselves.
+    """
+    from django.core.servers.basehttp import WSGIRequestHandler
+
+    before = WSGIRequestHandler.disable_nagle_algorithm
+    WSGIRequestHandler.disable_nagle_algorithm = True
+    yield live_server
+    WSGIRequestHandler.disable_nagle_algorithm = before
