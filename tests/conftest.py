@@ -47,3 +47,24 @@ def _language_reset():
 
         if settings.configured:
             translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _browser_only_where_asked(request):
+    """Stop the browser tests' shared chromium (tests/web/browser.py) before a test that does not use it."""
+    import sys
+
+    browser = sys.modules.get("tests.web.browser")
+    if browser is not None and "shared_chromium" not in request.fixturenames:
+        browser.SHARED.stop()
+    yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _browser_stopped_at_the_end():
+    yield
+    import sys
+
+    browser = sys.modules.get("tests.web.browser")
+    if browser is not None:
+        browser.SHARED.stop()

@@ -120,6 +120,23 @@ def as_user():
 
 
 @pytest.fixture(scope="session")
+def _served_schema_text(django_db_blocker) -> bytes:
+    """GET /api/schema/ as JSON, once a session: each answer is generated anew, ~2 s."""
+    with django_db_blocker.unblock():
+        answer = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert answer.status_code == 200
+    return answer.content
+
+
+@pytest.fixture
+def served_schema(_served_schema_text) -> dict:
+    """The schema the server serves, parsed afresh for each test (no test sees another's changes to it)."""
+    import json
+
+    return json.loads(_served_schema_text)
+
+
+@pytest.fixture(scope="session")
 def schema_file(tmp_path_factory, django_db_blocker):
     """The schema as JSON, written once to a temporary folder."""
     from django.core.management import call_command
@@ -128,3 +145,19 @@ def schema_file(tmp_path_factory, django_db_blocker):
     with django_db_blocker.unblock():
         call_command("spectacular", "--format", "openapi-json", "--file", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server, its connections without Nagle's algorithm.
+
+    Django's WSGIRequestHandler writes a response's headers and body in two sends: on a kept-alive connection (the
+    generated client's, schemathesis') the body waited for the client's delayed ACK, some 40 ms a request, the
+    most of the coverage phase's minute. Production's servers (gunicorn, uvicorn) set TCP_NODELAY themselves.
+    """
+    from django.core.servers.basehttp import WSGIRequestHandler
+
+    before = WSGIRequestHandler.disable_nagle_algorithm
+    WSGIRequestHandler.disable_nagle_algorithm = True
+    yield live_server
+    WSGIRequestHandler.disable_nagle_algorithm = before

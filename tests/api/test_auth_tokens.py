@@ -126,8 +126,8 @@ def test_a_fresh_token_reads_one_row_and_writes_nothing(keeper):
     assert len(token_queries) == 1 and token_queries[0].startswith("SELECT"), token_queries
 
 
-def test_the_schema_documents_the_token_endpoints(anon):
-    schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+def test_the_schema_documents_the_token_endpoints(served_schema):
+    schema = served_schema
     paths = schema["paths"]
     assert {"/api/v1/auth/logout/", "/api/v1/auth/tokens/", "/api/v1/auth/tokens/{token_id}/"} <= set(paths)
     token_answer = paths["/api/v1/auth/token/"]["post"]["responses"]["200"]["content"]["application/json"]

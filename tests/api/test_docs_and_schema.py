@@ -15,12 +15,9 @@ TAGS = {"variants", "clubs and teams", "tournaments", "rounds", "matches", "hand
 SAFE = {"get", "head"}
 
 
-@pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    from rest_framework.test import APIClient
-
-    with django_db_blocker.unblock():
-        return APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+@pytest.fixture
+def schema(served_schema):
+    return served_schema
 
 
 def _operations(schema):

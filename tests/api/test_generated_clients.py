@@ -87,11 +87,18 @@ def test_a_tournament_driven_through_the_generated_python_client(python_client, 
     client_mod = importlib.import_module(f"{PACKAGE}.client")
     base = live_server.url
 
-    token = _ok(_api("v1_auth_token_create").sync_detailed(
-        client=client_mod.Client(base_url=base),
-        body=_model("TokenRequestRequest")(username="director", password="director-pw", device="wall")), 200)
-    client = client_mod.AuthenticatedClient(base_url=base, token=token.parsed.token, prefix="Token")
+    # Each client closed when done: a kept-alive connection held the live server's request thread, and with it a
+    # database connection that kept the test database from being dropped at the end of the run.
+    with client_mod.Client(base_url=base) as anonymous:
+        token = _ok(_api("v1_auth_token_create").sync_detailed(
+            client=anonymous,
+            body=_model("TokenRequestRequest")(username="director", password="director-pw", device="wall")), 200)
+    with client_mod.AuthenticatedClient(base_url=base, token=token.parsed.token, prefix="Token") as client:
+        _drive_a_tournament(client)
 
+
+def _drive_a_tournament(client) -> None:
+    """Players, teams, a Swiss tournament paired by its task, hands (one replayed), conditional reads."""
     club = _ok(_api("v1_clubs_create").sync_detailed(client=client, body=_model("ClubRequest")(
         name="De Zwarte Kat", city="Gent")), 201).parsed
     players = [_ok(_api("v1_players_create").sync_detailed(client=client, body=_model("PlayerRequest")(

@@ -5,7 +5,6 @@ import json
 import jsonschema
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
-from rest_framework.test import APIClient
 
 from api.openapi import DESCRIPTIONS
 from tests.api.conftest import client_for
@@ -23,10 +22,9 @@ CONDITIONAL = [("/api/v1/matches/{id}/", "get"), ("/api/v1/tournaments/{tourname
                ("/api/v1/tournaments/{tournament_id}/live/", "get")]
 
 
-@pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    with django_db_blocker.unblock():
-        return APIClient().get("/api/schema/?format=json").json()
+@pytest.fixture
+def schema(served_schema):
+    return served_schema
 
 
 def _validator(schema, component: str | dict):

@@ -21,10 +21,10 @@ import pytest
 from django.db import connection
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
-from tests.robustness.processes import ROOT, server_env, wait_for, worker_database_url
+from tests.robustness.processes import ROOT, production_set, server_env, wait_for, worker_database_url
 
 sys.path.insert(0, str(ROOT / "bench"))
-from _servers import Production, free_port  # noqa: E402
+from _servers import free_port  # noqa: E402
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -96,8 +96,8 @@ def database_unavailable(status, headers, body) -> bool:
 def test_refused_connections_answer_503_everywhere_then_the_hand_is_stored_once(table, tmp_path):
     match, token = table
     name = connection.settings_dict["NAME"]
-    with Production(server_env("database-unavailable", 600), free_port(), web_workers=1, web_threads=2,
-                    proxy=False, directory=str(tmp_path)) as production:
+    with production_set(server_env("database-unavailable", 600), free_port(), web_workers=1, web_threads=2,
+                        proxy=False, directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port}"
         assert call(f"{base}/api/v1/tournaments/")[0] == 200
         try:
@@ -126,8 +126,8 @@ def test_refused_connections_answer_503_everywhere_then_the_hand_is_stored_once(
 def test_a_backend_terminated_inside_the_hands_transaction_answers_503_and_stores_nothing(table, tmp_path):
     match, token = table
     name = connection.settings_dict["NAME"]
-    with Production(server_env("backend-terminated", 600), free_port(), web_workers=1, web_threads=2,
-                    proxy=False, directory=str(tmp_path)) as production:
+    with production_set(server_env("backend-terminated", 600), free_port(), web_workers=1, web_threads=2,
+                        proxy=False, directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port}"
         answers = []
         with psycopg.connect(worker_database_url()) as holder:  # holds the match's lock: the POST waits for it

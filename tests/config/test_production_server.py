@@ -22,10 +22,10 @@ from axes.models import AccessAttempt
 from django.db import connection
 
 from tests.factories import UserFactory
-from tests.robustness.processes import ROOT, server_env
+from tests.robustness.processes import ROOT, production_set, server_env
 
 sys.path.insert(0, str(ROOT / "bench"))
-from _servers import Production, free_port  # noqa: E402
+from _servers import free_port  # noqa: E402
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,8 +88,8 @@ def readable_paths() -> list[str]:
 def test_more_requests_than_connections_through_the_proxy_answer_200(tmp_path):
     paths = readable_paths()
     port = free_port()
-    with Production(server_env("production-set", 60), port, web_workers=1, web_threads=2, live_workers=1,
-                    asgi_http_threads=2, directory=str(tmp_path)) as production:
+    with production_set(server_env("production-set", 60), port, web_workers=1, web_threads=2, live_workers=1,
+                        asgi_http_threads=2, directory=str(tmp_path)) as production:
         assert production.proxy and production.bound == 2 + 3
         statuses, most = hammer([f"http://127.0.0.1:{port}{p}" for p in paths], clients=48, each=8)
         assert statuses.count(200) == len(statuses) == 48 * 8, sorted(set(statuses))
@@ -99,8 +99,8 @@ def test_more_requests_than_connections_through_the_proxy_answer_200(tmp_path):
 def test_more_requests_than_connections_on_the_asgi_server_alone_answer_200(tmp_path):
     """The image's own command (one container, HTTP and WebSockets): HTTP in ASGI_HTTP_THREADS threads."""
     paths = readable_paths()
-    with Production(server_env("production-live", 60), free_port(), web_workers=1, web_threads=1,
-                    live_workers=1, asgi_http_threads=2, proxy=False, directory=str(tmp_path)) as production:
+    with production_set(server_env("production-live", 60), free_port(), web_workers=1, web_threads=1,
+                        live_workers=1, asgi_http_threads=2, proxy=False, directory=str(tmp_path)) as production:
         statuses, most = hammer([f"http://127.0.0.1:{production.live_port}{p}" for p in paths], clients=40, each=8)
         assert statuses.count(200) == len(statuses) == 320, sorted(set(statuses))
         assert most <= 1 + 2 + 1, most  # web's one thread; live's two HTTP threads and its consumers' one
@@ -126,8 +126,8 @@ def test_a_forwarded_for_from_the_host_itself_is_not_believed(server, tmp_path):
     """TRUSTED_PROXIES=0: guesses at six accounts, each with another X-Forwarded-For, all count against the
     socket's address, which is locked out at its limit (six)."""
     UserFactory(username="victim").set_password("right")
-    with Production(limits_env(TRUSTED_PROXIES="0"), free_port(), web_workers=1, web_threads=2, proxy=False,
-                    directory=str(tmp_path)) as production:
+    with production_set(limits_env(TRUSTED_PROXIES="0"), free_port(), web_workers=1, web_threads=2, proxy=False,
+                        directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port if server == 'web' else production.live_port}"
         assert [guess(base, f"nobody-{i}", random_ip()) for i in range(5)] == [400] * 5
         assert guess(base, "nobody-else", random_ip()) == 429  # the sixth failure: the address's limit
@@ -137,8 +137,8 @@ def test_a_forwarded_for_from_the_host_itself_is_not_believed(server, tmp_path):
 def test_trusted_proxies_is_read_by_the_application_not_the_server(tmp_path):
     """TRUSTED_PROXIES=1 without a proxy: the last X-Forwarded-For entry is the client (the server passed the
     header on untouched), so six addresses each stay under the limit."""
-    with Production(limits_env(TRUSTED_PROXIES="1"), free_port(), web_workers=1, web_threads=2, proxy=False,
-                    directory=str(tmp_path)) as production:
+    with production_set(limits_env(TRUSTED_PROXIES="1"), free_port(), web_workers=1, web_threads=2, proxy=False,
+                        directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port}"
         addresses = [f"198.51.100.{i}" for i in range(1, 8)]
         assert [guess(base, f"nobody-{i}", address) for i, address in enumerate(addresses)] == [400] * 7
@@ -149,7 +149,7 @@ def test_trusted_proxies_is_read_by_the_application_not_the_server(tmp_path):
 def test_behind_the_proxy_a_forged_forwarded_for_is_not_believed(tmp_path):
     """docker-compose's set (TRUSTED_PROXIES=1): nginx appends the address it saw; what the client wrote before
     it is ignored, so the guesses all count against that address."""
-    with Production(limits_env(), free_port(), web_workers=1, web_threads=2, directory=str(tmp_path)) as production:
+    with production_set(limits_env(), free_port(), web_workers=1, web_threads=2, directory=str(tmp_path)) as production:
         assert production.proxy and production.env["TRUSTED_PROXIES"] == "1"
         base = f"http://127.0.0.1:{production.port}"
         assert [guess(base, f"nobody-{i}", random_ip()) for i in range(5)] == [400] * 5
@@ -164,8 +164,8 @@ def test_a_body_over_the_limit_is_refused_by_the_proxy_in_the_apis_shape(tmp_pat
     import json
 
     big = json.dumps({"dealer": "N", "junk": "x" * 3_000_000}).encode()
-    with Production(server_env("body-limit", 60), free_port(), web_workers=1, web_threads=2,
-                    directory=str(tmp_path)) as production:
+    with production_set(server_env("body-limit", 60), free_port(), web_workers=1, web_threads=2,
+                        directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port}"
         for path in ("/api/v1/matches/1/hands/", "/api/v1/auth/token/"):
             request = urllib.request.Request(base + path, data=big, headers={"Content-Type": "application/json"})
@@ -183,8 +183,8 @@ def test_a_body_answered_before_it_is_read_leaves_the_kept_connection_usable(tmp
     """A POST refused before its body is read (here a 401), then the next request on nginx's kept connection to
     web: answered, never nginx's 502 (gunicorn closed the connection, config/drain_body.py reads the rest)."""
     unread = b"[" * 100_000 + b"]" * 100_000
-    with Production(server_env("drain-body", 60), free_port(), web_workers=1, web_threads=1,
-                    directory=str(tmp_path)) as production:
+    with production_set(server_env("drain-body", 60), free_port(), web_workers=1, web_threads=1,
+                        directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port}"
         statuses = []
         for _ in range(5):

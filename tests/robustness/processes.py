@@ -7,6 +7,7 @@ sees) and a private redis-server; settings come from its environment, as in prod
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -42,6 +43,30 @@ def server_env(secret_key: str, conn_max_age: int) -> dict:
            "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING", "SWEEP_SECONDS": "0"}
     env.pop("REDIS_URL", None)
     return env
+
+
+@contextlib.contextmanager
+def production_set(env: dict, port: int, **options):
+    """bench/_servers.Production started (nginx, web and live as docker-compose runs them), its process groups
+    SIGKILLed when the test is done.
+
+    No test that uses it is about stopping a server: gunicorn's graceful stop of web took about 3 s a test (its
+    arbiter and worker wait out their loops), with nothing left to do (each answer was read, each write committed
+    before its answer).
+    """
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.insert(0, str(ROOT / "bench"))
+    from _servers import Production
+
+    production = Production(env, port, **options).start()
+    try:
+        yield production
+    finally:
+        for process in production.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+        production.stop()
 
 
 class CeleryProcess:

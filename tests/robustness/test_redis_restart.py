@@ -15,10 +15,10 @@ import pytest
 from django.db import connection
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
-from tests.robustness.processes import ROOT, server_env
+from tests.robustness.processes import ROOT, production_set, server_env
 
 sys.path.insert(0, str(ROOT / "bench"))
-from _servers import Production, free_port  # noqa: E402
+from _servers import free_port  # noqa: E402
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,8 +56,8 @@ def test_the_first_page_and_the_first_change_after_a_redis_restart_work(private_
     token = AuthToken.objects.create(UserFactory(is_staff=True, is_superuser=True))[1]
     env = {**server_env("redis-restart", 60), "REDIS_URL": private_redis.url, "LIVE_PUSH": "1",
            "LIVE_COALESCE_SECONDS": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost"}
-    with Production(env, free_port(), web_workers=1, web_threads=1, live_workers=1, proxy=False,
-                    directory=str(tmp_path)) as production:
+    with production_set(env, free_port(), web_workers=1, web_threads=1, live_workers=1, proxy=False,
+                        directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.live_port}"  # the live server serves the hands' POSTs too
         url = f"ws://127.0.0.1:{production.live_port}/ws/live/match/{match}/?lang=en"
         pushed = asyncio.run(watch_then_change(url, base, lambda: post_hand(base, match, token, "N")))

@@ -67,18 +67,65 @@ class AsgiServer:
         self.thread.join(10)
 
 
+class SharedChromium:
+    """One chromium for every browser test in a row: started by the first, kept for the next (each test gets its own
+    contexts, closed after it), stopped when a test that needs no browser comes (tests/conftest.py) or at the end.
+
+    Starting Playwright's driver and chromium took about 2 s a test. While Playwright's sync API runs, its event loop
+    is this thread's running loop, so it cannot stay up for the other tests: Django's ORM would refuse them, and
+    ``async_to_sync`` (the live consumer's tests) fails in a thread with a running loop.
+    """
+
+    def __init__(self):
+        self.playwright_manager = None
+        self.chromium = None
+
+    def get(self):
+        if self.chromium is not None and not self.chromium.is_connected():
+            self.stop()  # crashed in an earlier test: start again
+        if self.chromium is None:
+            from playwright.sync_api import sync_playwright
+
+            # Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls are still sync.
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            self.playwright_manager = sync_playwright()
+            playwright = self.playwright_manager.__enter__()
+            executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+            self.chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        return self.chromium
+
+    def close_contexts(self) -> None:
+        """Close what a test opened (its pages with it): the next test starts with no cookie, storage or page."""
+        if self.chromium is not None and self.chromium.is_connected():
+            for context in self.chromium.contexts:
+                context.close()
+
+    def stop(self) -> None:
+        if self.playwright_manager is None:
+            return
+        try:
+            if self.chromium is not None and self.chromium.is_connected():
+                self.chromium.close()
+        finally:
+            self.chromium = None
+            manager, self.playwright_manager = self.playwright_manager, None
+            manager.__exit__(None, None, None)
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+SHARED = SharedChromium()
+
+
 @pytest.fixture
-def browser():
+def shared_chromium():
+    """The shared chromium (tests/conftest.py stops it before a test whose fixtures do not include this one)."""
     reason = chromium_missing_reason()
     if reason:
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    yield SHARED.get()
+    SHARED.close_contexts()
 
-    # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are still sync.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+@pytest.fixture
+def browser(shared_chromium):
+    return shared_chromium

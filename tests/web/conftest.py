@@ -3,6 +3,7 @@
 import pytest
 
 from tests.factories import ClubFactory, EntryFactory, TeamFactory, TournamentFactory
+from tests.web.browser import shared_chromium  # noqa: F401 - the fixture that the modules' browser fixture asks for
 from tournaments.services.hands import hand_enter
 from tournaments.services.rounds import round_pair
 from tournaments.services.standings import standings_recompute
