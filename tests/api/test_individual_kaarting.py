@@ -144,3 +144,47 @@ def test_a_21_player_tables_kaarting_through_the_api(organizer, anon, django_cap
     assert rows[players[20].pk]["player_detail"]["club"] is None
     assert {c["club"] for c in standings["clubs"]} == {c.pk for c in clubs}
     assert all(c["players"] >= 1 and 0 <= c["percentage"] <= 100 for c in standings["clubs"])
+
+
+def test_a_22_player_swiss_event_through_the_api(organizer, anon, django_capture_on_commit_callbacks):
+    """Swiss for players alone: new partners every round (never twice), two sitting out a round (22 = 5 tables and
+    2), nobody sitting out twice before everyone has once, a player withdrawing after round 2, the standings ranked by
+    match points."""
+    client, capture = client_for(organizer), django_capture_on_commit_callbacks
+    event = ok(client.post("/api/v1/tournaments/", {
+        "name": "Gentse Individuele", "variant": "belgian-manille", "entry": "individual", "format": "swiss",
+        "rounds": 4, "best_of": 1, "sit_out_score": "fixed",
+        "sit_out_fixed": {"match_points": 1, "games_won": 0, "points_for": 0}, "public": True}, format="json"), 201)
+    tid, base = event["id"], f"/api/v1/tournaments/{event['id']}"
+    clubs = [ClubFactory(name=name) for name in ("Den Ouden Tram", "Het Hoefijzer")]
+    players = [PlayerFactory(name=f"Speelster {n:02d}", club=clubs[n % 2]) for n in range(1, 23)]
+    for player in players:
+        ok(client.post(f"{base}/entries/", {"player": player.pk}, format="json"), 201)
+    partners, sat_out, active = set(), [], {p.pk for p in players}
+    for number in range(1, 5):
+        drawn = draw_next(client, tid, capture)
+        assert drawn["number"] == number
+        tables = [seats(m) for m in drawn["matches"]]
+        seated = [p for s in tables for p in s.values()]
+        assert sorted(seated + drawn["sitting_out"]) == sorted(active)  # everyone once: at a table or out
+        for s in tables:
+            for pair in ((s["N"], s["S"]), (s["E"], s["W"])):
+                assert frozenset(pair) not in partners, "a partnership repeated"
+                partners.add(frozenset(pair))
+        sat_out += drawn["sitting_out"]
+        with capture(execute=True):
+            for match in drawn["matches"]:
+                play(client, match, ns_wins=match["table"] % 2 == 1)
+        if number == 2:
+            leaver = tables[0]["W"]
+            entry = Entry.objects.get(tournament_id=tid, player_id=leaver)
+            assert client.delete(f"{base}/entries/{entry.pk}/").status_code == 204
+            active.discard(leaver)
+    assert len(sat_out) == len(set(sat_out))  # 2 + 2 + 1 + 1 sit-outs: nobody twice
+    standings = ok(anon.get(f"{base}/standings/"))
+    rows = standings["rows"]
+    assert {r["player"] for r in rows} == {p.pk for p in players}
+    assert [r["match_points"] for r in rows] == sorted((r["match_points"] for r in rows), reverse=True)
+    for player in sat_out:  # the fixed sit-out score: one match point a round sat out
+        row = next(r for r in rows if r["player"] == player)
+        assert row["match_points"] == 2 * row["won"] + 1
