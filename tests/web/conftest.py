@@ -18,6 +18,11 @@ def _site_settings(settings):
                                    "LOCATION": "web-tests"}}
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Emptied for each test: a local-memory cache of one name is shared by the process, and counters keyed by
+    # ids that SQLite gives again after a rollback (a match's request allowance) would carry over.
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 def belgian_hand(number: int, ns: int = 37, *, first_dealer: str = "N") -> dict:
