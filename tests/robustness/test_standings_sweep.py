@@ -95,7 +95,7 @@ def test_standings_are_right_after_a_worker_killed_mid_recompute(service, tmp_pa
 
 def test_standings_are_right_after_the_recompute_loses_its_connection(service, tmp_path):
     tournament, matches = paired()
-    with CeleryProcess("worker", service.url, tmp_path, FAULT_TASK_DELAY_SECONDS=5, **ENV) as worker, \
+    with CeleryProcess("worker", service.url, tmp_path, FAULT_TASK_DELAY_SECONDS=10, **ENV) as worker, \
             CeleryProcess("beat", service.url, tmp_path, **ENV):
         for match in matches:
             finish(match)
