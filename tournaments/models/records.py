@@ -11,6 +11,10 @@ from .events import Tournament
 class Standing(models.Model):
     """One saved row of a tournament's standings, replaced whole by each recompute."""
 
+    #: The values a recompute writes (a team's or a player's row alike); ``tiebreaks``, the JSON field, last.
+    COMPUTED = ("rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
+                "points_for", "points_against", "tiebreaks")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     # A team's row, or a player's in an individual event.
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+", null=True, blank=True)

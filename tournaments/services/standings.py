@@ -292,9 +292,7 @@ def _take_changes(tournament_id: int) -> set[int | None]:
         return {match for match, in cursor.fetchall()}
 
 
-_FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
-           "points_for", "points_against", "tiebreaks"]  # tiebreaks, the JSON field, last
-_values = attrgetter(*_FIELDS)  # a row's values of _FIELDS, as a tuple
+_values = attrgetter(*Standing.COMPUTED)  # a row's values of Standing.COMPUTED, as a tuple
 
 
 def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
@@ -371,11 +369,12 @@ def _replace_rows(tournament: Tournament, rows, computed_at, saved: dict[int, tu
         inserted = _write_rows_postgresql(tournament, changed, new, computed_at)
     else:
         Standing.objects.bulk_update(
-            [Standing(pk=pk, computed_at=computed_at, **{f: getattr(r, f) for f in _FIELDS}) for pk, r in changed],
-            [*_FIELDS, "computed_at"], batch_size=500)
+            [Standing(pk=pk, computed_at=computed_at, **{f: getattr(r, f) for f in Standing.COMPUTED})
+             for pk, r in changed],
+            [*Standing.COMPUTED, "computed_at"], batch_size=500)
         created = Standing.objects.bulk_create(
             [Standing(tournament=tournament, team_id=r.team, computed_at=computed_at,
-                      **{f: getattr(r, f) for f in _FIELDS}) for r in new], batch_size=1000)
+                      **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in new], batch_size=1000)
         inserted = {s.team_id: s.pk for s in created}
     if None in inserted.values():
         return None  # a database that does not give the new ids back: read the rows next time
@@ -389,9 +388,9 @@ def _replace_rows(tournament: Tournament, rows, computed_at, saved: dict[int, tu
 
 
 def _saved_rows(tournament: Tournament) -> dict[int, tuple]:
-    """The saved rows by team as (row id, values of ``_FIELDS``), read with one plain query."""
+    """The saved rows by team as (row id, values of ``Standing.COMPUTED``), read with one plain query."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(Standing._meta.get_field(f).column) for f in _FIELDS)
+    columns = ", ".join(quote(Standing._meta.get_field(f).column) for f in Standing.COMPUTED)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT team_id, id, {columns} FROM {quote(Standing._meta.db_table)} WHERE tournament_id = %s",
                        [tournament.pk])
@@ -411,7 +410,7 @@ def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) ->
     at a time: after one result, when a few hundred rows move, either cost more than the whole
     computation.)
     """
-    fields = [Standing._meta.get_field(f) for f in _FIELDS]
+    fields = [Standing._meta.get_field(f) for f in Standing.COMPUTED]
     quote = connection.ops.quote_name
     table = quote(Standing._meta.db_table)
     columns = ", ".join(quote(f.column) for f in fields)

@@ -27,9 +27,6 @@ from tournaments.ranking.individual import (
     sit_out_score,
 )
 
-_FIELDS = ["rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
-           "points_for", "points_against", "tiebreaks"]
-
 
 def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
     """The pure ranking's inputs from the rows: the entered players, the finished matches, the sit-outs scored."""
@@ -82,7 +79,7 @@ def individual_standings_recompute(tournament: Tournament, snapshot: StandingsSn
     Standing.objects.filter(tournament=tournament).delete()
     Standing.objects.bulk_create(
         [Standing(tournament=tournament, player_id=r.player, computed_at=computed_at,
-                  **{f: getattr(r, f) for f in _FIELDS}) for r in rows], batch_size=1000)
+                  **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in rows], batch_size=1000)
     snapshot.computed_at, snapshot.metrics = computed_at, list(metrics)
     snapshot.clubs = [{"club": c.club, "rank": c.rank, "players": c.players, "percentage": c.percentage}
                       for c in individual_club_standings(rows, players, best_n=tournament.club_best_n)]
