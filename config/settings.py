@@ -433,6 +433,9 @@ LIVE_PUSH = env_bool("LIVE_PUSH", bool(REDIS_URL))
 # The live publisher sends to a group at most once in this many seconds (the changes in between go as
 # one message at its end): a busy tournament's pages render a few times a second, not once per hand.
 LIVE_COALESCE_SECONDS = float(os.environ.get("LIVE_COALESCE_SECONDS", "0.25"))
+# A region of a whole tournament (its round, standings and wall: every table, every player) changes with every
+# hand of every table: it is rendered again, pushed and polled anew at most once in this many seconds.
+LIVE_WIDE_SECONDS = float(os.environ.get("LIVE_WIDE_SECONDS", "1.0"))
 
 # --- Faults and hostile input (issue #11; README "Faults and hostile input") -----------------
 # PostgreSQL is the source of truth; Redis (cache, broker, channel layer) may be down without a

@@ -68,3 +68,16 @@ def _browser_stopped_at_the_end():
     browser = sys.modules.get("tests.web.browser")
     if browser is not None:
         browser.SHARED.stop()
+
+
+@pytest.fixture(autouse=True)
+def _wide_regions_follow_every_change(request):
+    """A whole tournament's live regions follow every change in the tests (``LIVE_WIDE_SECONDS`` 0): a test reads
+    a page right after the change it makes. The bound itself is tested where it is set (tests/web/test_live*)."""
+    if not request.config.pluginmanager.has_plugin("django"):
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(LIVE_WIDE_SECONDS=0):
+        yield

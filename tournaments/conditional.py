@@ -24,9 +24,17 @@ def etag_listed(if_none_match: str | None, etag: str) -> bool:
 
 
 def etag_named(if_none_match: str | None, etag: str) -> bool:
-    """Tell whether an If-None-Match header names exactly ``etag``: never ``*``, for an answer built from
-    stamps alone, whose page may not exist (only building it would tell)."""
-    return bool(if_none_match) and etag in parse_etags(if_none_match)
+    """Tell whether an If-None-Match header names exactly ``etag`` (or its weak form): never ``*``, for an answer
+    built from stamps alone, whose page may not exist (only building it would tell).
+
+    The weak form counts (If-None-Match compares weakly, RFC 9110 13.1.2): the GZip middleware sends a strong tag
+    as ``W/"..."`` with the body it compressed, and a browser sends it back so. Without it, every poll of a
+    browser, which asks for gzip, was answered with the whole region again, never a 304.
+    """
+    if not if_none_match:
+        return False
+    tags = parse_etags(if_none_match)
+    return etag in tags or f"W/{etag}" in tags
 
 
 def stamped_etag(stamp: str, *parts) -> str:

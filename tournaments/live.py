@@ -22,7 +22,9 @@ default): the first change goes at once, the changes that follow inside that tim
 at its end, and a change whose group already has a message waiting adds nothing. Every message sent
 carries a new version made when it goes, after the changes it stands for were committed, so a
 listener that renders on it sees them all. A busy tournament (hands from every table) then costs its
-pages a few renders a second, not one per hand.
+pages a few renders a second, not one per hand. The groups of a whole tournament's pages (``WIDE_GROUPS``)
+are told at most once every ``LIVE_WIDE_SECONDS`` (1 s): a championship's 136 tables enter nine hands a
+second, and its round, standings and wall are 130 to 460 KB of HTML each.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "region.changed"
+#: The groups of a whole tournament's pages (its round, standings and wall), told of every table's hands: told at
+#: most once every ``LIVE_WIDE_SECONDS`` (1 s), a match's group every ``LIVE_COALESCE_SECONDS``.
+WIDE_GROUPS = ("tournament-", "standings-")
 
 
 def match_group(match_id: int) -> str:
@@ -106,8 +111,9 @@ class _Publisher:
             self._layers = (layer, own)
         return own
 
-    def send(self, layer, groups: list[str], timeout: float, interval: float) -> None:
-        """Have a change message sent to each of ``groups``, within ``interval`` of the group's last one.
+    def send(self, layer, groups: list[str], timeout: float, interval: float, wide: float | None = None) -> None:
+        """Have a change message sent to each of ``groups``, within ``interval`` of the group's last one
+        (``wide``, when given, for a whole tournament's groups: ``WIDE_GROUPS``).
 
         A group with a message already waiting is skipped; the others are handed to the publisher's loop
         without waiting for Redis. Each send is given ``timeout``; a failure is logged when it comes.
@@ -119,8 +125,9 @@ class _Publisher:
         with self._state:
             for group in groups:
                 if group not in self._due:
+                    every = wide if wide is not None and group.startswith(WIDE_GROUPS) else interval
                     self._due.add(group)
-                    due.append((group, max(0.0, self._last.get(group, now - interval) + interval - now)))
+                    due.append((group, max(0.0, self._last.get(group, now - every) + every - now)))
         if due:
             loop.call_soon_threadsafe(self._schedule, own, due, timeout)
 
@@ -172,7 +179,8 @@ def _send(groups: list[str]) -> None:
             async_to_sync(_send_all)(layer, groups, {"type": MESSAGE_TYPE, "version": uuid.uuid4().hex})
         else:
             _publisher.send(layer, groups, timeout=getattr(settings, "REDIS_TIMEOUT", 1.0),
-                            interval=getattr(settings, "LIVE_COALESCE_SECONDS", 0.25))
+                            interval=getattr(settings, "LIVE_COALESCE_SECONDS", 0.25),
+                            wide=getattr(settings, "LIVE_WIDE_SECONDS", 1.0))
     except Exception:
         logger.exception("live update to %s not published", ", ".join(groups))
 

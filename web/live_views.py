@@ -7,27 +7,23 @@ rendering the region for each of them (a round's tables, the standings) cost the
 CPU the hands needed (bench/bench_night.py). A signed-in user, a private tournament or no cache:
 the region is rendered and its ETag is its content's hash, as before.
 
-A changed region is rendered once per (region, language, stamps) for every process: the rendering is
-kept in the cache under its stamps (``RENDER_SECONDS``), so the 60 pages polling a round that changes
-with every hand of the evening (three a second at 30 tables) cost three renderings a second per
-language, not sixty.
+A changed region is rendered once per change for every process (``web.regions.kept_rendering``: kept in
+the cache), so the 60 pages polling a round cost one rendering per change and language, not sixty; a
+region of the whole tournament (its round, standings, wall) at most once every ``LIVE_WIDE_SECONDS``
+however many tables enter hands: a championship's 136 tables change it nine times a second.
 """
 
-import hashlib
-import logging
+import re
 
-from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from tournaments import versions
 from tournaments.conditional import etag_listed, etag_named
-from web.regions import REGION_KINDS, etag_of, render_region, stamped_etag
+from web.regions import REGION_KINDS, etag_of, kept_rendering, render_region, stamped_etag, unpacked
 
-logger = logging.getLogger(__name__)
-
-RENDER_SECONDS = 60  # a rendering kept under its stamps: any change replaces a stamp, so it is never stale
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # the GZip middleware's test
 
 
 def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
@@ -50,23 +46,6 @@ def _answer(response, etag: str):
     return response
 
 
-def _kept_rendering(kind: str, pk: int, lang: str, stamp: str, user) -> str:
-    """The region's rendering under these stamps: from the cache, or rendered now and kept there."""
-    key = "live:r:" + hashlib.sha256(f"{kind}|{pk}|{lang}|{stamp}".encode()).hexdigest()[:40]
-    try:
-        html = cache.get(key)
-    except Exception:  # noqa: BLE001 - the cache away: render, as without one
-        logger.warning("live region rendering not read from the cache", exc_info=True)
-        html = None
-    if html is None:
-        html = render_region(kind, pk, lang, user)
-        try:
-            cache.set(key, html, RENDER_SECONDS)
-        except Exception:  # noqa: BLE001
-            logger.warning("live region rendering not kept in the cache", exc_info=True)
-    return html
-
-
 @require_GET
 def region(request, kind: str, pk: int):
     """Answer a region's HTML in the request's language, or 304 when the page has it already."""
@@ -85,8 +64,19 @@ def region(request, kind: str, pk: int):
         etag = stamped_etag(kind, pk, lang, stamp)
         if etag_named(request.headers.get("If-None-Match"), etag):  # this tag exactly, as the pages
             return _answer(HttpResponseNotModified(), etag)
-        return _answer(HttpResponse(_kept_rendering(kind, pk, lang, stamp, request.user),
-                                    content_type="text/html; charset=utf-8"), etag)
+        packed, shown = kept_rendering(kind, pk, lang, stamp, request.user)
+        if shown != stamp:  # a wide region rendered under earlier stamps, within LIVE_WIDE_SECONDS
+            etag = stamped_etag(kind, pk, lang, shown)
+            if etag_named(request.headers.get("If-None-Match"), etag):
+                return _answer(HttpResponseNotModified(), etag)
+        if not _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+            return _answer(HttpResponse(unpacked(packed), content_type="text/html; charset=utf-8"), etag)
+        # Compressed once, when it was rendered (the GZip middleware leaves an encoded answer alone); its tag weak,
+        # as that middleware makes it: the same tag whoever compressed the body.
+        response = HttpResponse(packed, content_type="text/html; charset=utf-8")
+        response["Content-Encoding"] = "gzip"
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return _answer(response, f"W/{etag}")
     html = render_region(kind, pk, lang, request.user)
     etag = etag_of(html, lang)
     if etag_listed(request.headers.get("If-None-Match"), etag):

@@ -8,8 +8,13 @@ polling fallback with an ETag. Who may see a region is who may see its tournamen
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import logging
+import time
 
+from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -20,9 +25,17 @@ from tournaments.models import Match, Round, Tournament
 
 from . import pages, pages_individual
 
+logger = logging.getLogger(__name__)
+
 #: ``clock``: a round's clock alone (an individual event's match and "where do I sit" pages poll it slowly; the
 #: round's page and the wall show it in their own region).
 REGION_KINDS = ("match", "round", "standings", "wall", "clock")
+#: The regions that show a whole tournament (every table, every player): they change with every hand of every
+#: table, so they are rendered again at most once every ``LIVE_WIDE_SECONDS`` (``kept_rendering``, and the
+#: consumers' own bound), never once per hand. A match's region changes with its own table's hands only.
+WIDE_KINDS = ("round", "standings", "wall", "clock")
+RENDER_SECONDS = 60  # a rendering kept in the cache: any change replaces a stamp, so a kept one is never believed stale
+LOCK_SECONDS = 10  # a process that took the right to render and died: another renders after this
 
 
 def _visible(tournament_id: int, user) -> Tournament:
@@ -107,8 +120,110 @@ def render_region(kind: str, pk: int, lang: str, user=None) -> str:
         return render_to_string(template, ctx)
 
 
-def region_html(kind: str, pk: int, lang: str, **loaded) -> dict:
-    """Return a region's first rendering for its page: kind, pk, html and ETag (``loaded``: rows the view has)."""
+#: A wide region's renderings take at most this share of a core per language: one that takes 100 ms is rendered again
+#: at most every 2 s (a championship's wall), one that takes 5 ms every ``LIVE_WIDE_SECONDS`` (a club's round).
+WIDE_SHARE = 0.05
+
+
+def wide_seconds(took: float = 0.0) -> float:
+    """The least time between two renderings of a wide region whose last rendering took ``took`` seconds (0: the
+    bound is off, ``LIVE_WIDE_SECONDS`` 0, every change rendered)."""
+    least = float(getattr(settings, "LIVE_WIDE_SECONDS", 1.0))
+    return max(least, took / WIDE_SHARE) if least > 0 else 0.0
+
+
+def _cached(key: str):
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache away: render, as without one
+        logger.warning("live region rendering not read from the cache", exc_info=True)
+        return None
+
+
+def _keep(key: str, value) -> None:
+    try:
+        cache.set(key, value, RENDER_SECONDS)
+    except Exception:  # noqa: BLE001
+        logger.warning("live region rendering not kept in the cache", exc_info=True)
+
+
+def _may_render(key: str) -> bool:
+    """Take the right to render a wide region now (one process at a time); True when the cache cannot say."""
+    try:
+        return bool(cache.add(key, 1, LOCK_SECONDS))
+    except Exception:  # noqa: BLE001
+        return True
+
+
+def _render_done(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception:  # noqa: BLE001 - it times out after LOCK_SECONDS
+        pass
+
+
+def _packed(html: str) -> bytes:
+    return gzip.compress(html.encode(), compresslevel=6)
+
+
+def unpacked(packed: bytes) -> str:
+    """The HTML of a kept rendering (``kept_rendering`` keeps it compressed)."""
+    return gzip.decompress(packed).decode()
+
+
+def kept_rendering(kind: str, pk: int, lang: str, stamp: str, user=None) -> tuple[bytes, str]:
+    """A visitor's rendering of a public region under its version stamps ``stamp``: ``(its HTML gzipped, the stamps
+    it shows)``.
+
+    Kept in the cache (Redis in production: every web process shares it), rendered once per change for all the
+    pollers and page loads of every process, and compressed once: a browser's poll is answered with these bytes
+    (``unpacked`` gives the HTML). A match's region is rendered for each stamp it is asked under. A wide region
+    (``WIDE_KINDS``: 136 tables of a championship, 544 players' standings, 30 to 100 ms to render and 130 to
+    460 KB) changes with every hand of every table: it is rendered again at most once every
+    ``LIVE_WIDE_SECONDS`` (1 s), or 20 times as long as its last rendering took when that is longer (``WIDE_SHARE``:
+    a 544-player wall), and while another process renders it the one before is served. The answer then
+    shows the stamps it was rendered under (an older change), never later than the bound; the next poll after
+    it gets the new one, as its ETag (made of the stamps shown) differs.
+    """
+    if kind not in WIDE_KINDS:
+        key = "live:r:" + hashlib.sha256(f"{kind}|{pk}|{lang}|{stamp}".encode()).hexdigest()[:40]
+        packed = _cached(key)
+        if packed is None:
+            packed = _packed(render_region(kind, pk, lang, user))
+            _keep(key, packed)
+        return packed, stamp
+    key = f"live:w:{kind}:{pk}:{lang}"
+    latest = _cached(key)  # (stamps, rendered at, gzipped html, seconds the rendering took)
+    now = time.time()
+    if latest is not None:
+        shown, at, packed, took = latest
+        if shown == stamp or now - at < wide_seconds(took) or not _may_render(key + ":lock"):
+            return packed, shown
+        try:
+            packed = _render_wide(key, kind, pk, lang, stamp, user, now)
+        finally:
+            _render_done(key + ":lock")
+        return packed, stamp
+    return _render_wide(key, kind, pk, lang, stamp, user, now), stamp
+
+
+def _render_wide(key: str, kind: str, pk: int, lang: str, stamp: str, user, now: float) -> bytes:
+    began = time.perf_counter()
+    packed = _packed(render_region(kind, pk, lang, user))
+    _keep(key, (stamp, now, packed, time.perf_counter() - began))
+    return packed
+
+
+def region_html(kind: str, pk: int, lang: str, *, stamp: str | None = None, **loaded) -> dict:
+    """Return a region's first rendering for its page: kind, pk, html and ETag (``loaded``: rows the view has).
+
+    ``stamp``: a visitor's page of a public tournament, under these version stamps: the region is the kept
+    rendering the visitor's polls get (``kept_rendering``), with the ETag they are answered with.
+    """
+    if stamp is not None:
+        packed, shown = kept_rendering(kind, pk, lang, stamp)
+        html = unpacked(packed)
+        return {"kind": kind, "pk": pk, "html": html, "etag": stamped_etag(kind, pk, lang, shown)}
     template, ctx = _context(kind, pk, **loaded)
     html = render_to_string(template, ctx)
     return {"kind": kind, "pk": pk, "html": html, "etag": etag_of(html, lang)}

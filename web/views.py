@@ -33,16 +33,13 @@ def _live_page(request, template, ctx, keys=(), fill=None):
         # Exactly this tag (not *): the page behind it may not exist, which only building it tells.
         if etag_named(request.headers.get("If-None-Match"), etag):
             return _live_headers(HttpResponseNotModified(), etag)
+    # A visitor's region is the rendering kept for its polls (web.regions.kept_rendering), with the tag they are
+    # answered with, so its first poll (or the catch-up fetch of its socket) is a 304, not the whole region again
+    # swapped in under the reader's eyes. Read before rendering: a change in between makes that poll a 200.
+    ctx["live_stamp"] = stamp if stamp is not None and not request.user.is_authenticated else None
     if fill is not None:
         fill(ctx)
     if stamp is not None:
-        if not request.user.is_authenticated and "region" in ctx:
-            # A visitor's region polls are answered from the stamps (web.live_views): the region carries the
-            # tag they are answered with, so its first poll (or the catch-up fetch of its socket) is a 304, not
-            # the whole region again swapped in under the reader's eyes. Read before rendering: a change in
-            # between makes that poll a 200, never a miss.
-            region = ctx["region"]
-            region["etag"] = regions.stamped_etag(region["kind"], region["pk"], request.LANGUAGE_CODE, stamp)
         response = render(request, template, ctx)
         return _live_headers(response, _page_tag(request, f"v{stamp}"))  # with the CSRF cookie the page set
     # The page around the region shows the tournament's header (status, round, settings): they count too.
@@ -129,7 +126,8 @@ def standings(request, slug):
     tournament, ctx = _tournament_context(request, slug, "standings")
 
     def fill(ctx):
-        ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
+        ctx["region"] = regions.region_html("standings", tournament.pk, request.LANGUAGE_CODE, stamp=ctx["live_stamp"],
+                                            tournament=tournament)
 
     return _live_page(request, "web/standings.html", ctx, versions.standings_keys(tournament.pk), fill)
 
@@ -155,7 +153,8 @@ def rounds(request, slug, number=None):
         all_rounds = pages.rounds_of(tournament)
         rnd = pages.round_or_404(tournament, number) if number else all_rounds[-1]
         ctx.update(rounds=all_rounds, round=rnd,
-                   region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, rnd=rnd, tournament=tournament))
+                   region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, stamp=ctx["live_stamp"], rnd=rnd,
+                                                  tournament=tournament))
 
     return _live_page(request, "web/rounds.html", ctx, versions.results_keys(tournament.pk), fill)
 
@@ -184,7 +183,8 @@ def match(request, slug, match_id):
 
     def fill(ctx):
         board = pages.match_board(tournament, match_id)
-        ctx.update(board=board, region=regions.region_html("match", match_id, request.LANGUAGE_CODE, board=board))
+        ctx.update(board=board, region=regions.region_html("match", match_id, request.LANGUAGE_CODE,
+                                                                      stamp=ctx["live_stamp"], board=board))
         if board["individual"]:  # the round's clock, polled slowly (a socket would hear every hand of the event)
             ctx["clock_region"] = regions.region_html("clock", board["match"].round_id, request.LANGUAGE_CODE,
                                                       rnd=board["match"].round, tournament=tournament)
@@ -206,7 +206,8 @@ def wall(request, slug):
         ctx["only"] = request.GET["show"]
 
     def fill(ctx):
-        ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, tournament=tournament)
+        ctx["region"] = regions.region_html("wall", tournament.pk, request.LANGUAGE_CODE, stamp=ctx["live_stamp"],
+                                            tournament=tournament)
 
     return _live_page(request, "web/wall.html", ctx, versions.wall_keys(tournament.pk), fill)
 

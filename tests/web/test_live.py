@@ -338,7 +338,7 @@ def test_a_visitors_unchanged_poll_is_answered_from_the_stamps_without_rendering
                                                                                   django_assert_max_num_queries,
                                                                                   monkeypatch):
     """250 pages polling every 1.5 s: an unchanged poll costs a cache read, not a rendering (bench_night)."""
-    import web.live_views
+    import web.regions
 
     url = region_url(kind, region_pks(tournament)[kind])
     etag = client.get(url)["ETag"]
@@ -347,7 +347,7 @@ def test_a_visitors_unchanged_poll_is_answered_from_the_stamps_without_rendering
     def no_rendering(*args, **kwargs):
         raise AssertionError("an unchanged poll rendered its region")
 
-    monkeypatch.setattr(web.live_views, "render_region", no_rendering)
+    monkeypatch.setattr(web.regions, "render_region", no_rendering)
     with django_assert_max_num_queries(0):
         again = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again["ETag"] == etag
@@ -374,13 +374,13 @@ def test_a_stamped_poll_sees_the_next_recompute_and_the_next_hand(client, tourna
 
 def test_a_changed_region_is_rendered_once_for_every_poller(client, tournament, monkeypatch):
     """The round's pollers after a hand: the first renders it, the others get that rendering from the cache."""
-    import web.live_views
+    import web.regions
 
     url = region_url("round", region_pks(tournament)["round"])
     first = client.get(url)
     calls = []
-    real = web.live_views.render_region
-    monkeypatch.setattr(web.live_views, "render_region", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = web.regions.render_region
+    monkeypatch.setattr(web.regions, "render_region", lambda *a, **k: calls.append(a) or real(*a, **k))
     enter_hands(table(tournament), 1)
     from tournaments import versions
 
@@ -389,3 +389,63 @@ def test_a_changed_region_is_rendered_once_for_every_poller(client, tournament, 
     assert {a.status_code for a in answers} == {200} and len({a["ETag"] for a in answers}) == 1
     assert len({a.content for a in answers}) == 1 and answers[0].content != first.content
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("kind", ["round", "wall"])
+def test_a_wide_region_is_rendered_again_at_most_once_a_bound(client, tournament, kind, monkeypatch):
+    """A championship's 136 tables change its round and wall nine times a second: their pollers get the rendering
+    of the last bound (its own tag, so a page that has it gets a 304), then the new one once the bound is past."""
+    import web.regions
+    from tournaments import versions
+
+    url = region_url(kind, region_pks(tournament)[kind])
+    calls = []
+    real = web.regions.render_region
+    monkeypatch.setattr(web.regions, "render_region", lambda *a, **k: calls.append(a) or real(*a, **k))
+    with override_settings(LIVE_WIDE_SECONDS=30):
+        first = client.get(url)
+        enter_hands(table(tournament), 1)
+        versions.results_changed(tournament.pk)  # the commit's bump, which this test's transaction never sees
+        soon = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert soon.status_code == 304 and soon["ETag"] == first["ETag"]  # within the bound: as it was
+        assert client.get(url).content == first.content and len(calls) == 1
+    with override_settings(LIVE_WIDE_SECONDS=0):
+        later = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert later.status_code == 200 and later["ETag"] != first["ETag"] and later.content != first.content
+        assert len(calls) == 2
+        assert client.get(url, HTTP_IF_NONE_MATCH=later["ETag"]).status_code == 304  # and kept under its stamps
+
+
+def test_a_match_region_is_rendered_at_every_change(client, tournament):
+    """A match's region is one table's: every hand is on its next poll, with no bound."""
+    from tournaments import versions
+
+    match = table(tournament)
+    url = region_url("match", match.pk)
+    with override_settings(LIVE_WIDE_SECONDS=30):
+        first = client.get(url)
+        enter_hands(match, 1)
+        versions.match_changed(match.pk, tournament.pk)
+        answer = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert answer.status_code == 200 and answer.content != first.content
+
+
+@pytest.mark.parametrize("kind", ["match", "round", "standings", "wall"])
+def test_a_browser_s_gzip_poll_is_answered_304(client, tournament, kind):
+    """A browser asks for gzip: the answer's tag comes back weak (W/"..."), and its next poll, naming it so, is a
+    304. It was a 200 with the whole region for every poll of every browser, the tag never recognised."""
+    url = region_url(kind, region_pks(tournament)[kind])
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert first.status_code == 200 and first["Content-Encoding"] == "gzip" and first["ETag"].startswith("W/")
+    again = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize("page", ["match", "round", "standings", "wall"])
+def test_a_browser_s_gzip_page_is_answered_304_when_unchanged(client, tournament, page):
+    pk = region_pks(tournament)[page]
+    args = {"match": [tournament.slug, pk], "round": [tournament.slug, 1]}.get(page, [tournament.slug])
+    url = reverse(PAGES[page], args=args)
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert first.status_code == 200 and first["ETag"].startswith("W/")
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304

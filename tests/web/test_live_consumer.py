@@ -1,6 +1,7 @@
 """The live regions' WebSocket: refused for private or unknown regions, pushes the new HTML after a change."""
 
 import asyncio
+import time
 from unittest import mock
 
 import pytest
@@ -184,3 +185,33 @@ def test_a_private_region_is_pushed_to_its_organizers(django_user_model):
 
     message = async_to_sync(follow)()
     assert match.ns.name in message["html"]
+
+
+def test_a_wide_region_is_rendered_at_most_once_a_bound_and_never_misses_a_change():
+    """The round, standings and wall hear every table's hands: renderings at least LIVE_WIDE_SECONDS apart, the
+    changes heard while one waits share it, and a change heard after one began reading gets the next."""
+    from django.test import override_settings
+
+    tournament = make_tournament(4)
+    began = []
+
+    def render(kind, pk, lang, user=None):
+        began.append(time.monotonic())
+        return f"<p>{kind} {pk} {lang} {len(began)}</p>"
+
+    async def scenario():
+        with mock.patch.object(consumers, "render_region", side_effect=render):
+            first = await consumers.wide_rendering("standings", tournament.pk, "en")
+            # Three changes inside the bound: one rendering at its end, shared by all three.
+            waiting = [asyncio.ensure_future(consumers.wide_rendering("standings", tournament.pk, "en"))
+                       for _ in range(3)]
+            shared = await asyncio.gather(*waiting)
+            # A change heard while that one was reading would not be covered: it waits for the next.
+            late = await consumers.wide_rendering("standings", tournament.pk, "en")
+        return first, shared, late
+
+    with override_settings(LIVE_WIDE_SECONDS=0.3):
+        first, shared, late = async_to_sync(scenario)()
+    assert len(began) == 3
+    assert shared[0] is shared[1] is shared[2] and shared[0] != first and late not in (first, shared[0])
+    assert began[1] - began[0] >= 0.29 and began[2] - began[1] >= 0.29
