@@ -87,6 +87,7 @@ def test_the_roeselare_and_championship_formats_pass_with_their_sizes():
     ([plan("pools", pools=0)], "teams", 21, "pool_count", None),
     ([plan("swiss", Rule("top", count=40)), plan("knockout", rounds=5)], "teams", 50, "stage_capacity", "above"),
     ([plan("swiss", Rule("top", count=3)), plan("tables")], "individual", 50, "stage_capacity", "below"),
+    ([plan("swiss", Rule("top", count=8)), plan("knockout", rounds=4)], "teams", 50, "stage_capacity", "below"),
     ([plan("swiss", Rule("top", count=16)), plan("pools", pools=9)], "teams", 50, "pool_count", None),
     ([plan("swiss", Rule("top", count=60)), plan("knockout")], "teams", 50, "qualification_invalid", "count"),
     ([plan("swiss", Rule("pools", per_pool=1)), plan("knockout")], "teams", 50, "qualification_invalid", "format"),

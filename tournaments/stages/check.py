@@ -2,8 +2,8 @@
 
 ``check_stages(plans, entry=..., entrants=...)`` follows the field through the stages: each stage's format
 must suit the kind of event (``format_for_entry``), the field must fit the stage (``stage_capacity``: at
-least two teams, four players for the individual formats, two entrants a pool; at most 2^rounds in a
-knockout whose rounds are fixed), a pools stage needs a pool count from 1 to half its field
+least two teams, four players for the individual formats, two entrants a pool; a knockout whose rounds
+are fixed takes at most 2^rounds and more than 2^(rounds - 1), so that it has those rounds), a pools stage needs a pool count from 1 to half its field
 (``pool_count``), each stage but the last leads on by a rule that suits it and the last by none
 (``qualification_invalid``), and nothing carries over into a knockout (``carry_over_invalid``). A rule that
 sends more entrants on than the next stage can take is refused there: ``stage_capacity`` names the stage.
@@ -32,9 +32,11 @@ class StagePlan:
 
 
 def stage_minimum(entry: str, plan: StagePlan) -> int:
-    """The fewest entrants a stage can be played with."""
+    """The fewest entrants a stage can be played with (a knockout of fixed rounds: enough to need them all)."""
     if plan.format == "pools":
         return 2 * max(plan.pools, 1)
+    if plan.format == "knockout" and plan.rounds:
+        return 2 ** (plan.rounds - 1) + 1 if plan.rounds > 1 else 2
     return 4 if entry == "individual" else 2
 
 
