@@ -254,6 +254,26 @@ SENTENCES = {
     "history_invalid": _("The earlier round %(round)s given to the draw is not valid."),
     "too_few_players": _("A draw needs at least %(needed)s players; %(players)s are entered."),
     "format_for_entry": _("The format %(format)s does not suit this kind of event; choose one of %(known)s."),
+    # the stages of an event (tournaments.stages)
+    "pool_count": _("%(entrants)s entrants make 1 to %(most)s pools of two or more, not %(pools)s."),
+    "stage_capacity": _("The number of entrants does not fit the stage."),
+    ("stage_capacity", "above"): _("This stage takes at most %(limit)s entrants, not %(entrants)s."),
+    ("stage_capacity", "below"): _("This stage needs at least %(limit)s entrants, not %(entrants)s."),
+    "qualification_invalid": _("This qualification rule does not fit the stage."),
+    ("qualification_invalid", "unknown"): _("The qualification rules are %(known)s, not %(rule)s."),
+    ("qualification_invalid", "count"): _("A stage of %(entrants)s entrants sends on 1 to %(entrants)s of them, not "
+                                          "%(count)s."),
+    ("qualification_invalid", "per_pool"): _("Each pool sends on its first 1 to %(smallest)s (the smallest pool's "
+                                             "size), not %(per_pool)s."),
+    ("qualification_invalid", "next_place"): _("At most %(pools)s entrants can go on from the next place (one from "
+                                               "each pool that has one), not %(best_next)s."),
+    ("qualification_invalid", "format"): _("The rule %(rule)s does not suit a stage of format %(format)s."),
+    ("qualification_invalid", "missing"): _("Stage %(stage)s needs a qualification rule into the next stage."),
+    ("qualification_invalid", "last_stage"): _("Stage %(stage)s is the last: no qualification rule leads on from it."),
+    "carry_over_invalid": _("This carry-over is not possible."),
+    ("carry_over_invalid", "part"): _("What carries over is one of %(known)s, not %(part)s."),
+    ("carry_over_invalid", "knockout"): _("Nothing carries over into a knockout."),
+    "stage_inputs_invalid": _("The stage's data are not valid at %(field)s."),
     "match_length_incomplete": _("This match length needs %(field)s."),
     "sit_out_fixed_invalid": _("The fixed score of a sit-out gives whole numbers for %(known)s."),
     "clock_minutes": _("Give the minutes as a whole number from 1 to %(maximum)s, not %(value)s."),
@@ -330,7 +350,8 @@ CATALOGUE = {
         "constraint_unsatisfiable", "no_partnership_left", "fixed_table_taken", "fixed_table_out_of_range",
         "fixed_table_mid_cycle", "reserve_invalid", "cycle_round_missing", "player_left_mid_cycle",
         "duplicate_player", "version_unknown", "format_unknown", "round_invalid", "inputs_invalid",
-        "history_invalid")},
+        "history_invalid", "pool_count", "stage_capacity", "qualification_invalid", "carry_over_invalid",
+        "stage_inputs_invalid")},
     **{code: ("task", None) for code in ("not_found", "queue_unavailable", "error", "worker_lost", "not_started")},
     **{code: ("settings", 400) for code in (
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",

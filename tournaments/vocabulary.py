@@ -290,6 +290,8 @@ PAIRING_REASONS = {
     "knockout_bye": _("Seed %(seed)s has a bye (bracket of %(size)s)."),
     "knockout_seeds": _("Seed %(seed)s v seed %(other)s (bracket of %(size)s)."),
     "knockout_winners": _("Winner of round %(round)s table %(table)s v winner of table %(other)s."),
+    "knockout_pool_apart": _("Not seed %(other)s: the same pool."),
+    "knockout_third_place": _("Match for third place: the losers of the semi-finals of round %(round)s."),
     "berger": _("Berger table, round %(round)s: %(place)s v %(other)s."),
     "berger_second_cycle": _("Berger table, round %(round)s (second cycle, sides reversed): %(place)s v %(other)s."),
     "berger_bye": _("Berger table, round %(round)s: drawn against the dummy (bye)."),

@@ -56,7 +56,7 @@ def _reason_codes_in_the_source() -> set[str]:
 
     root = Path(__file__).resolve().parents[2]
     found = set()
-    for folder in ("tournaments/pairing", "tournaments/services"):
+    for folder in ("tournaments/pairing", "tournaments/services", "tournaments/stages"):
         for path in (root / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if (isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[1], ast.Dict)

@@ -245,8 +245,8 @@ def _cut(values: list[tuple[int, bool]], low: int, high: int = 0) -> int:
 
 @metric("match_points")
 def match_points(team: int, ctx: Context) -> int:
-    """Match points (wins, draws and byes at the tournament's values)."""
-    return ctx.score[team]
+    """Match points (wins, draws and byes at the tournament's values; a stage's carried points included)."""
+    return ctx.totals[team].match_points
 
 
 @metric("matches_won")
