@@ -3,7 +3,9 @@
 ``tournaments.live`` publishes one ``region.changed`` message per change to a group; every
 connection of a process that listens to the region gets it, and the process renders the region
 once per (region, language, change) however many of its viewers watch it (a shared cache with a
-per-key lock), then sends each viewer the same HTML. Nothing is computed per viewer.
+per-key lock), then sends each viewer the same HTML. Nothing is computed per viewer. A visitor's match
+region is the rendering the web processes keep for its pollers (``web.regions.visitor_rendering``): whoever
+comes first renders it, for pushes and polls alike, and its ETag is the one the polls answer with.
 
 A region of the whole tournament (``WIDE_KINDS``: the round, the standings, the wall) hears of every hand
 of every table, from every process that publishes (each coalesces on its own). It is rendered at most once
@@ -30,7 +32,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.http import Http404
 
-from web.regions import REGION_KINDS, WIDE_KINDS, etag_of, region_group, render_region, wide_seconds
+from web.regions import (REGION_KINDS, WIDE_KINDS, etag_of, region_group, render_region, visitor_rendering,
+                         wide_seconds)
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +62,15 @@ async def rendering(kind: str, pk: int, lang: str, version: str, user=None) -> t
         async with lock:
             hit = _rendered.get(key)
             if hit is None:
-                html = await database_sync_to_async(render_region)(kind, pk, lang, user)
-                etag = etag_of(html, lang)
+                shared = None
+                if kind not in WIDE_KINDS and (user is None or not user.is_authenticated):
+                    # A visitor's: the rendering the web processes' pollers get too, made once for all of them.
+                    shared = await database_sync_to_async(visitor_rendering)(kind, pk, lang)
+                if shared is not None:
+                    html, etag = shared
+                else:
+                    html = await database_sync_to_async(render_region)(kind, pk, lang, user)
+                    etag = etag_of(html, lang)
                 hit = _rendered[key] = (html, etag, json.dumps({"html": html, "etag": etag}))
                 while len(_rendered) > _KEEP:
                     _rendered.popitem(last=False)

@@ -21,22 +21,9 @@ from django.views.decorators.http import require_GET
 
 from tournaments import versions
 from tournaments.conditional import etag_listed, etag_named
-from web.regions import REGION_KINDS, etag_of, kept_rendering, render_region, stamped_etag, unpacked
+from web.regions import REGION_KINDS, etag_of, kept_rendering, region_keys, render_region, stamped_etag, unpacked
 
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # the GZip middleware's test
-
-
-def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
-    """The tournament of a region and the version stamps of what it shows (None: no such region)."""
-    if kind == "match":
-        tournament_id = versions.match_tournament_id(pk)
-        return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(pk, tournament_id))
-    if kind in ("round", "clock"):
-        tournament_id = versions.round_tournament_id(pk)
-        return None if tournament_id is None else (tournament_id, versions.results_keys(tournament_id))
-    if kind == "standings":
-        return pk, versions.standings_keys(pk)
-    return pk, versions.wall_keys(pk)  # the wall: the tables and the standings
 
 
 def _answer(response, etag: str):

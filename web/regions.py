@@ -19,9 +19,11 @@ from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tournaments import versions
 from tournaments.access import visible_tournaments
 from tournaments.live import match_group, standings_group, tournament_group
 from tournaments.models import Match, Round, Tournament
+from tournaments.selectors.matches import match_for_scoreboard
 
 from . import pages, pages_individual
 
@@ -66,6 +68,19 @@ def region_group(kind: str, pk: int, user=None) -> str | None:
     return None
 
 
+def region_keys(kind: str, pk: int) -> tuple[int, tuple[str, ...]] | None:
+    """The tournament of a region and the version stamps of what it shows (None: no such region)."""
+    if kind == "match":
+        tournament_id = versions.match_tournament_id(pk)
+        return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(pk, tournament_id))
+    if kind in ("round", "clock"):
+        tournament_id = versions.round_tournament_id(pk)
+        return None if tournament_id is None else (tournament_id, versions.results_keys(tournament_id))
+    if kind == "standings":
+        return pk, versions.standings_keys(pk)
+    return pk, versions.wall_keys(pk)  # the wall: the tables and the standings
+
+
 def etag_of(html: str, lang: str) -> str:
     """Return the strong ETag of a region's rendering in a language."""
     return '"%s"' % hashlib.sha256(f"{lang}\n{html}".encode()).hexdigest()[:32]
@@ -79,10 +94,15 @@ def stamped_etag(kind: str, pk: int, lang: str, stamp: str) -> str:
 def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=None) -> tuple[str, dict]:
     if kind == "match":
         if board is None:
-            match = Match.objects.filter(pk=pk).select_related("round").first()
-            if match is None:
-                raise Http404
-            board = pages.match_board(_visible(match.round.tournament_id, user), pk)
+            # One read of the match with its tournament (rendered once a change for every viewer: a championship's
+            # 136 tables change nine times a second); who may see it asked of the database only when not public.
+            try:
+                match = match_for_scoreboard(match_id=pk)
+            except (Match.DoesNotExist, TypeError, ValueError):
+                raise Http404 from None
+            if not match.round.tournament.public or user is not None and user.is_authenticated:
+                _visible(match.round.tournament_id, user)
+            board = pages.board_of(match)
         return "web/regions/match.html", {"board": board, "tournament": board["tournament"]}
     if kind in ("round", "clock"):
         if rnd is None:
@@ -227,3 +247,17 @@ def region_html(kind: str, pk: int, lang: str, *, stamp: str | None = None, **lo
     template, ctx = _context(kind, pk, **loaded)
     html = render_to_string(template, ctx)
     return {"kind": kind, "pk": pk, "html": html, "etag": etag_of(html, lang)}
+
+
+def visitor_rendering(kind: str, pk: int, lang: str) -> tuple[str, str] | None:
+    """A match region's rendering for a visitor after its latest change, shared with the pollers and the page
+    loads of every process (``kept_rendering``): ``(html, ETag)``; None when the region is not public or the
+    cache cannot say (the caller renders it itself)."""
+    found = region_keys(kind, pk)
+    if found is None:
+        return None
+    stamp, public = versions.public_stamps(found[0], *found[1])
+    if stamp is None or not public:
+        return None
+    packed, shown = kept_rendering(kind, pk, lang, stamp)
+    return unpacked(packed), stamped_etag(kind, pk, lang, shown)

@@ -48,8 +48,11 @@ def players_of_matches(matches: Iterable[Match]) -> dict[int, dict[str, list[dic
 
 
 def match_players(match: Match) -> dict[str, list[dict]]:
-    """One match's ``players`` (see ``players_of_matches``)."""
-    return players_of_matches([match])[match.pk]
+    """One match's ``players`` (see ``players_of_matches``), read once for the match object (a scoreboard asks twice)."""
+    found = match.__dict__.get("_players")
+    if found is None:
+        found = match.__dict__["_players"] = players_of_matches([match])[match.pk]
+    return found
 
 
 def sitting_out(rnd: Round) -> list[Player]:
