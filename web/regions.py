@@ -206,13 +206,13 @@ def kept_rendering(kind: str, pk: int, lang: str, stamp: str, user=None) -> tupl
     it gets the new one, as its ETag (made of the stamps shown) differs.
     """
     if kind not in WIDE_KINDS:
-        key = "live:r:" + hashlib.sha256(f"{kind}|{pk}|{lang}|{stamp}".encode()).hexdigest()[:40]
+        key = "live:r2:" + hashlib.sha256(f"{kind}|{pk}|{lang}|{stamp}".encode()).hexdigest()[:40]
         packed = _cached(key)
         if packed is None:
             packed = _packed(render_region(kind, pk, lang, user))
             _keep(key, packed)
         return packed, stamp
-    key = f"live:w:{kind}:{pk}:{lang}"
+    key = f"live:w2:{kind}:{pk}:{lang}"  # "2": compressed, unlike the keys of before
     latest = _cached(key)  # (stamps, rendered at, gzipped html, seconds the rendering took)
     now = time.time()
     if latest is not None:
