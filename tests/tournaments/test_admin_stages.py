@@ -26,3 +26,20 @@ def test_the_tournament_page_lists_its_stages_and_each_rounds_stage(admin_client
     html = page.content.decode()
     assert "top 4" in html and "stage_set" not in html
     assert not stages.has_add_permission and not stages.has_delete_permission
+
+
+def test_a_form_without_the_stage_checks_the_number_in_the_running_stage():
+    """The admin's round form has no stage field: the round joins the running stage before its number is checked,
+    so a number taken is a form error, not a database error."""
+    from django.core.exceptions import ValidationError
+
+    from tournaments.models import Round
+
+    tournament = TournamentFactory()
+    RoundFactory(tournament=tournament, number=1)
+    with pytest.raises(ValidationError) as refused:
+        Round(tournament=tournament, number=1).full_clean(exclude=["stage"])
+    assert "__all__" in refused.value.message_dict
+    fresh = Round(tournament=tournament, number=2)
+    fresh.full_clean(exclude=["stage"])
+    assert fresh.stage.number == 1

@@ -50,12 +50,24 @@ class Round(models.Model):
     def __str__(self):
         return f"{self.tournament} round {self.number}"
 
-    def save(self, *args, **kwargs):
+    def _join_running_stage(self) -> None:
         """A round made without its stage belongs to the tournament's running stage (stage 1 when none runs)."""
         if self.stage_id is None and self.tournament_id is not None:
             stages = Stage.objects.filter(tournament_id=self.tournament_id)
             self.stage = (stages.filter(status=Stage.Status.RUNNING).order_by("number").first()
-                          or stages.get(number=1))
+                          or stages.filter(number=1).first())
+
+    def clean(self):
+        # A form without the stage (the admin's) gets the running one, so its number is checked in that stage.
+        self._join_running_stage()
+
+    def validate_constraints(self, exclude=None):
+        if self.stage_id is not None and exclude:
+            exclude = set(exclude) - {"stage"}
+        super().validate_constraints(exclude=exclude)
+
+    def save(self, *args, **kwargs):
+        self._join_running_stage()
         super().save(*args, **kwargs)
 
 
