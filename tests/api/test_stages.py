@@ -72,3 +72,16 @@ def test_a_malformed_rule_is_refused_by_the_serializer(organizer, tournament):
     assert answer.status_code == 400
     assert {e["attr"] for e in answer.json()["errors"]} == {"previous_qualification.kind",
                                                            "previous_qualification.carry.0"}
+
+
+def test_the_tournaments_rounds_list_goes_stage_by_stage(anon, organizer, tournament):
+    enter(tournament, 8)
+    later = Stage.objects.create(tournament=tournament, number=2, format="knockout", rounds=2)
+    RoundFactory(tournament=tournament, stage=later, number=1)
+    RoundFactory(tournament=tournament, number=1)
+    RoundFactory(tournament=tournament, number=2)
+    rounds = anon.get(f"/api/v1/tournaments/{tournament.pk}/rounds/").json()["results"]
+    assert [(r["stage"], r["number"]) for r in rounds] == [(1, 1), (1, 2), (2, 1)]
+    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/rounds/").json()
+    assert [(r["stage"], r["number"]) for r in own] == [(2, 1)]
+    assert [s["round_count"] for s in anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()] == [2, 1]
