@@ -239,8 +239,25 @@ DESCRIPTIONS = {
     "v1_tournaments_rounds_list": f"The rounds with their tables: each match's teams (ids, and names with clubs "
                                   f"in `ns_detail`/`ew_detail`), its `players` by side, `bye`, status and winner. "
                                   f"In an individual event the team fields are null, each round lists the players "
-                                  f"`sitting_out` and the `seed` of its draw. Each round carries its `clock`. "
-                                  f"{_PUBLIC}",
+                                  f"`sitting_out` and the `seed` of its draw. Each round carries its `clock` and "
+                                  f"the number of its `stage`. {_PUBLIC}",
+    "v1_tournaments_stages_list": f"The event's stages in order, each with its `number`, `format`, `status` "
+                                  f"(`pending`, `running`, `closed`), `rounds` (planned) and `round_count` (paired), "
+                                  f"match length, `pools` and its `qualification` rule into the next stage (null on "
+                                  f"the last). Every event has stage 1, which the tournament's own `format`, "
+                                  f"`rounds` and match length describe. {_PUBLIC}",
+    "v1_tournaments_stages_retrieve": f"One stage by its number (see the list). {_PUBLIC}",
+    "v1_tournaments_stages_create": "Add the next stage (pending) after the last, with `previous_qualification`: "
+                                    "the rule that leads into it from the stage before (required unless that stage "
+                                    "has one). The whole plan is checked against the active entries: 400 for a "
+                                    "format that does not suit the event (`format_for_entry`), a pool count outside "
+                                    "1 to half the field (`pool_count`), a field that does not fit a stage "
+                                    "(`stage_capacity`), a rule that does not fit (`qualification_invalid`) or a "
+                                    "carry-over into a knockout (`carry_over_invalid`). Once a second stage exists, "
+                                    "the tournament's `format`, `rounds` and match length can no longer change (409 "
+                                    "`multi_stage`). Organizers or staff.",
+    "v1_tournaments_stages_rounds_list": f"The stage's rounds with their tables, as the tournament's rounds list "
+                                         f"gives them; their numbers count within the stage. {_PUBLIC}",
     "v1_tournaments_rounds_create": "Pair the next round, or draw it in an individual event. Pairing runs in a "
                                     "worker: the answer is 202 with the task to follow at `status_url`. 409 while a "
                                     "pairing is under way or the last round is unfinished (unless `force`); 400 for "

@@ -8,6 +8,7 @@ from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
 from .views.rounds import RoundViewSet, StandingsView, TaskView
+from .views.stages import StageViewSet
 from .views.tables import LiveTablesView, RoundTablesView
 from .views.tournaments import TOURNAMENT_REF, EntryViewSet, KeptApartViewSet, TournamentViewSet
 from .views.variants import VariantViewSet
@@ -25,6 +26,7 @@ router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/entries", Ent
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/kept-apart", KeptApartViewSet,
                 basename="kept-apart")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/rounds", RoundViewSet, basename="round")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/stages", StageViewSet, basename="stage")
 router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/webhooks", EndpointViewSet, basename="webhook")

@@ -372,6 +372,11 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "tournaments.models.Match.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        "FormatEnum": "tournaments.models.Tournament.Format",
+        "KindEnum": "tournaments.models.TaskRecord.Kind",
+        "StageFormatEnum": "tournaments.models.Stage.Format",
+        "StageStatusEnum": "tournaments.models.Stage.Status",
+        "QualificationKindEnum": "tournaments.models.Stage.Rule",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",

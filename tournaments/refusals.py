@@ -274,6 +274,9 @@ SENTENCES = {
     ("carry_over_invalid", "part"): _("What carries over is one of %(known)s, not %(part)s."),
     ("carry_over_invalid", "knockout"): _("Nothing carries over into a knockout."),
     "stage_inputs_invalid": _("The stage's data are not valid at %(field)s."),
+    "multi_stage": _("The event has more than one stage: %(fields)s describe its stage 1 and can no longer change "
+                     "here."),
+    "stage_not_running": _("No stage of this event is running: a round is paired in the running stage."),
     "match_length_incomplete": _("This match length needs %(field)s."),
     "sit_out_fixed_invalid": _("The fixed score of a sit-out gives whole numbers for %(known)s."),
     "clock_minutes": _("Give the minutes as a whole number from 1 to %(maximum)s, not %(value)s."),
@@ -340,7 +343,7 @@ CATALOGUE = {
         "already_entered", "entry_withdrawn", "tournament_finished", "team_retired", "already_withdrawn",
         "tournament_started", "round_started", "already_forbidden", "protected", "start_number_taken",
         "already_kept_apart", "round_not_last", "clock_started", "clock_not_running", "clock_not_paused",
-        "clock_not_started", "round_time_over")},
+        "clock_not_started", "round_time_over", "multi_stage", "stage_not_running")},
     "idempotency_key_mismatch": ("service", 422),
     **{code: ("service", 400) for code in (
         "pairing_impossible", "too_few_teams", "tournament_over", "late_entry_closed", "same_team", "rematch",

@@ -50,13 +50,16 @@ class RoundSerializer(serializers.ModelSerializer):
     seed = serializers.SerializerMethodField(
         help_text="Individual events: the seed of the draw in use (`GET .../rounds/{number}/draw/` has its inputs "
                   "and every redraw); null in team events.")
+    stage = serializers.IntegerField(source="stage.number", read_only=True,
+                                     help_text="The number of the stage the round belongs to (1 in a one-stage "
+                                               "event); round numbers count per stage.")
     clock = serializers.SerializerMethodField(
         help_text="The round clock as of `server_time` (an answer kept for its ETag may be older: count down from "
                   "`ends_at`, or read `GET .../rounds/{number}/clock/`).")
 
     class Meta:
         model = Round
-        fields = ["number", "status", "matches", "sitting_out", "seed", "clock"]
+        fields = ["number", "stage", "status", "matches", "sitting_out", "seed", "clock"]
         read_only_fields = fields
 
     def get_sitting_out(self, rnd) -> list[int]:

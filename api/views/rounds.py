@@ -62,7 +62,9 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         # The teams' players joined: a team event's ``players`` cost no query (an individual event's seats, one).
         matches = Prefetch("matches", queryset=Match.objects.select_related(
             "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2").order_by("table"))
-        return Round.objects.filter(tournament=self.get_tournament()).prefetch_related(matches).order_by("number")
+        # Stage by stage, each stage's rounds by number (an event of one stage: by number, as always).
+        return (Round.objects.filter(tournament=self.get_tournament()).select_related("stage")
+                .prefetch_related(matches).order_by("stage__number", "number"))
 
     def get_serializer(self, *args, **kwargs):
         """The rounds' serializer with every match's players and every round's sit-outs read at once."""

@@ -14,7 +14,7 @@ import scoring
 from tournaments import access, links, refusals
 from tournaments.admin.base import RELATED_ONLY, ScopedAdmin
 from tournaments.admin.forms import TournamentAdminForm, default_variant, refusal_text
-from tournaments.models import Entry, ForbiddenPair, KeptApart, Round, TaskRecord, Tournament
+from tournaments.models import Entry, ForbiddenPair, KeptApart, Round, Stage, TaskRecord, Tournament
 from tournaments.services.errors import ServiceError
 
 
@@ -45,12 +45,43 @@ class KeptApartInline(admin.TabularInline):
     autocomplete_fields = ("player_a", "player_b")
 
 
+class StageInline(admin.TabularInline):
+    """The event's stages, read here: they are added through the services (``stage_add``), which check the
+    whole plan against the entries; stage 1 follows the tournament's own format, rounds and match length."""
+
+    model = Stage
+    extra = 0
+    fields = ("number", "format", "status", "rounds", "match_length", "pools", "qualification_shown")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("qualification"))
+    def qualification_shown(self, obj):
+        """The rule in its codes and numbers: ``top 8``, ``pools 2 + 1``, ``table_winners``, ``all``; then its carry."""
+        if not obj.rule:
+            return "—"
+        shown = {"top": f"top {obj.rule_count}", "pools": f"pools {obj.rule_per_pool} + {obj.rule_best_next}"}
+        return " ".join([shown.get(obj.rule, obj.rule), *(f"+{part}" for part in obj.rule_carry or ())])
+
+
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("number", "status", "matches_link")
-    readonly_fields = ("number", "status", "matches_link")
+    fields = ("stage_number", "number", "status", "matches_link")
+    readonly_fields = ("stage_number", "number", "status", "matches_link")
     show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("stage")
+
+    @admin.display(description=_("stage"))
+    def stage_number(self, obj):
+        return obj.stage.number if obj.stage_id else "—"
 
     def has_add_permission(self, request, obj=None):
         return False  # rounds are paired by the "pair the next round" button, through the service
@@ -74,7 +105,7 @@ class TournamentAdmin(ScopedAdmin):
     search_fields = ("name", "slug", "club__name")
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ("organizers", "scorekeepers")  # searched among the active users, not a list of all
-    inlines = [EntryInline, RoundInline]
+    inlines = [EntryInline, StageInline, RoundInline]
     date_hierarchy = "starts_on"
     fieldsets = (
         (None, {"fields": ("name", "slug", "club", "variant", "entry", "format", "rounds", "best_of", "options",
@@ -94,7 +125,7 @@ class TournamentAdmin(ScopedAdmin):
     def get_inlines(self, request, obj):
         """An individual event's page also keeps its players apart."""
         if obj is not None and obj.is_individual:
-            return [EntryInline, KeptApartInline, RoundInline]
+            return [EntryInline, KeptApartInline, StageInline, RoundInline]
         return self.inlines
 
     def has_add_permission(self, request):

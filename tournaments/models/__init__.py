@@ -1,18 +1,18 @@
-"""The tournament domain's models, by topic: clubs, players, teams (``clubs``); tournaments, entries
-(``events``); rounds, matches, games, hands (``play``); standings and task records (``records``).
+"""The tournament domain's models, by topic: clubs, players, teams (``clubs``); tournaments, stages,
+entries (``events``); rounds, matches, games, hands (``play``); standings and task records (``records``).
 
 Every model is re-exported here, so ``from tournaments.models import Hand`` (and the migrations) keep working.
 """
 
 from .clubs import Club, Player, Team
-from .events import POINTS_MAX, Entry, ForbiddenPair, KeptApart, Tournament
+from .events import POINTS_MAX, STAGE_ONE_FIELDS, Entry, ForbiddenPair, KeptApart, Stage, Tournament
 from .play import (CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundDraw, RoundSeat,
                    RoundSlot)
 from .records import Standing, StandingsChange, StandingsSnapshot, TaskRecord
 
 __all__ = [
-    "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES",
+    "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES", "STAGE_ONE_FIELDS",
     "Club", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "Player", "Round", "RoundDraw",
-    "RoundSeat", "RoundSlot", "Standing",
+    "RoundSeat", "RoundSlot", "Stage", "Standing",
     "StandingsChange", "StandingsSnapshot", "TaskRecord", "Team", "Tournament",
 ]

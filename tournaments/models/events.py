@@ -1,4 +1,11 @@
-"""Tournaments, the teams or players entered in them, and the pairs they must not meet."""
+"""Tournaments, their stages, the teams or players entered in them, and the pairs they must not meet.
+
+A tournament has one entry list, slug and set of organizers, and one stage or more (``Stage``, numbered from
+1). Every event has stage 1: the tournament's own ``format``, ``rounds`` and match length describe it
+(``Tournament.save`` keeps the row in step), and they become read-only once a second stage exists
+(``multi_stage``). Rounds belong to a stage and are numbered per stage. The logic between two stages is pure
+(``tournaments.stages``, docs/stages.md).
+"""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,6 +21,9 @@ from .clubs import Club, Player, Team
 
 #: The most points a win, a draw or a bye may be worth.
 POINTS_MAX = 100
+
+#: The tournament's fields that describe its stage 1 (mirrored on the row, read-only with a second stage).
+STAGE_ONE_FIELDS = ("format", "rounds", "best_of", "match_length", "match_games", "minutes", "at_time")
 
 
 class Tournament(models.Model):
@@ -211,6 +221,14 @@ class Tournament(models.Model):
         return (Tournament.objects.filter(name__iexact=self.name, club_id=self.club_id, starts_on=self.starts_on)
                 .exclude(pk=self.pk).select_related("club").first())
 
+    def save(self, *args, **kwargs):
+        """Save, and keep stage 1 in step with the tournament's format, rounds and match length."""
+        adding = self._state.adding
+        super().save(*args, **kwargs)
+        fields = kwargs.get("update_fields")
+        if adding or fields is None or set(fields) & set(STAGE_ONE_FIELDS):
+            Stage.mirror(self)
+
     def validate_constraints(self, exclude=None):
         # The one-per-club-and-day constraints back up ``clean``, which names the other tournament on ``name``.
         super().validate_constraints(exclude={*(exclude or ()), "name"})
@@ -228,6 +246,79 @@ class Tournament(models.Model):
     @property
     def is_individual(self) -> bool:
         return self.entry == self.EntryKind.INDIVIDUAL
+
+
+class Stage(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        KNOCKOUT = "knockout", "Knockout"
+        POOLS = "pools", "Pools"
+        TABLES = "tables", "Tables of four"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        CLOSED = "closed", "Closed"
+
+    class Rule(models.TextChoices):
+        TOP = "top", "The first N of the standings"
+        POOLS = "pools", "The first K of each pool and the best M of the next place"
+        TABLE_WINNERS = "table_winners", "The table winners"
+        ALL = "all", "Everyone"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField()
+    format = models.CharField(max_length=20, choices=Format.choices)
+    rounds = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1), MaxValueValidator(99)])
+    # The match length, as the tournament has it.
+    best_of = models.PositiveSmallIntegerField(null=True, blank=True,
+                                               validators=[MinValueValidator(1), MaxValueValidator(15)])
+    match_length = models.CharField(max_length=8, choices=Tournament.MatchLength.choices,
+                                    default=Tournament.MatchLength.BEST_OF)
+    match_games = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                   validators=[MinValueValidator(1), MaxValueValidator(15)])
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True,
+                                               validators=[MinValueValidator(1), MaxValueValidator(600)])
+    at_time = models.CharField(max_length=8, choices=Tournament.AtTime.choices, default=Tournament.AtTime.FINISH)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    pools = models.PositiveSmallIntegerField(default=0, help_text="A pools stage: the number of pools.")
+    # The qualification rule into the next stage (empty ``rule`` on the last stage).
+    rule = models.CharField(max_length=16, choices=Rule.choices, blank=True, default="")
+    rule_count = models.PositiveSmallIntegerField(default=0, help_text="top: the first N.")
+    rule_per_pool = models.PositiveSmallIntegerField(default=0, help_text="pools: the first K of each pool.")
+    rule_best_next = models.PositiveSmallIntegerField(
+        default=0, help_text="pools: the best M of place K + 1 across the pools.")
+    rule_carry = models.JSONField(default=list, blank=True,
+                                  help_text='What the qualifiers carry: of "match_points", "games", "points".')
+    seed = models.CharField(max_length=64, blank=True, default="", help_text="The published seed of its draws.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="stage_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="stage_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} stage {self.number}"
+
+    @property
+    def qualification(self) -> dict | None:
+        """The rule into the next stage as the API gives it (None on the last stage)."""
+        if not self.rule:
+            return None
+        return {"kind": self.rule, "count": self.rule_count, "per_pool": self.rule_per_pool,
+                "best_next": self.rule_best_next, "carry": list(self.rule_carry or [])}
+
+    @classmethod
+    def mirror(cls, tournament: Tournament) -> None:
+        """Create or update the tournament's stage 1 from its own fields (its format, rounds and match length)."""
+        values = {f: getattr(tournament, f) for f in STAGE_ONE_FIELDS}
+        updated = cls.objects.filter(tournament=tournament, number=1).update(**values)
+        if not updated:
+            cls.objects.create(tournament=tournament, number=1, status=cls.Status.RUNNING, **values)
 
 
 class Entry(models.Model):

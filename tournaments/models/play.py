@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from .clubs import Player, Team
-from .events import Tournament
+from .events import Stage, Tournament
 
 
 SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
@@ -26,6 +26,8 @@ class Round(models.Model):
         FINISHED = "finished", "Finished"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    # The stage the round belongs to; ``number`` counts the stage's rounds (``save`` fills in the running stage).
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PAIRED)
     # Individual events: the seed of the draw in use (its inputs and every redraw are ``RoundDraw`` rows).
@@ -41,12 +43,32 @@ class Round(models.Model):
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique_in_stage"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
         ]
 
     def __str__(self):
         return f"{self.tournament} round {self.number}"
+
+    def _join_running_stage(self) -> None:
+        """A round made without its stage belongs to the tournament's running stage (stage 1 when none runs)."""
+        if self.stage_id is None and self.tournament_id is not None:
+            stages = Stage.objects.filter(tournament_id=self.tournament_id)
+            self.stage = (stages.filter(status=Stage.Status.RUNNING).order_by("number").first()
+                          or stages.filter(number=1).first())
+
+    def clean(self):
+        # A form without the stage (the admin's) gets the running one, so its number is checked in that stage.
+        self._join_running_stage()
+
+    def validate_constraints(self, exclude=None):
+        if self.stage_id is not None and exclude:
+            exclude = set(exclude) - {"stage"}
+        super().validate_constraints(exclude=exclude)
+
+    def save(self, *args, **kwargs):
+        self._join_running_stage()
+        super().save(*args, **kwargs)
 
 
 class Match(models.Model):

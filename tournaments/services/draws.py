@@ -251,8 +251,9 @@ def _save_draw(rnd: Round, inputs: individual.DrawInputs, result: individual.Dra
                              result=kept, drawn_by=user if getattr(user, "pk", None) else None)
 
 
-def round_draw_locked(tournament: Tournament, number: int, *, user=None, report=None) -> Round:
-    """Draw round ``number`` of a locked individual event (``round_pair`` calls it in its transaction)."""
+def round_draw_locked(tournament: Tournament, number: int, *, user=None, report=None, stage=None) -> Round:
+    """Draw round ``number`` of a locked individual event's ``stage`` (``round_pair`` calls it in its transaction;
+    without a stage, the running one: ``Round.save``)."""
     report = report or (lambda info: None)
     if number > tournament.rounds:
         raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": tournament.rounds})
@@ -260,7 +261,7 @@ def round_draw_locked(tournament: Tournament, number: int, *, user=None, report=
     report({"stage": "drawing", "round": number, "players": len(inputs.players)})
     result = _draw(inputs)
     report({"stage": "saving", "round": number, "matches": len(result.tables)})
-    rnd = Round.objects.create(tournament=tournament, number=number, seed=inputs.seed)
+    rnd = Round.objects.create(tournament=tournament, stage=stage, number=number, seed=inputs.seed)
     _save_draw(rnd, inputs, result, changes, user)
     return rnd
 

@@ -49,7 +49,7 @@ def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | Non
     winners = {t: _winner(m) for t, m in feeders.items() if m.status == Match.Status.FINISHED}
     if winners.get(up) is None or winners.get(down) is None:
         return None
-    nxt, _ = Round.objects.get_or_create(tournament=tournament, number=rnd.number + 1)
+    nxt, _ = Round.objects.get_or_create(tournament=tournament, stage_id=rnd.stage_id, number=rnd.number + 1)
     existing = nxt.matches.filter(table=table).first()
     if existing is not None:
         if existing.games.exists() or (existing.ns_id, existing.ew_id) == (winners[up], winners[down]):

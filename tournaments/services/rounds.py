@@ -35,6 +35,7 @@ from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.games import match_result_apply
 from tournaments.services.knockout import knockout_advance_locked, knockout_tables, tournament_locked
 from tournaments.services.results import match_result_changed
+from tournaments.services.stages import stage_running
 from tournaments.services.standings import (
     load_results,
     points_settings,
@@ -60,14 +61,16 @@ def _entries(tournament: Tournament, *, active_only: bool) -> list[Entry]:
 
 def round_pair(*, tournament: Tournament, force: bool = False, user=None, number: int | None = None,
                progress: Callable[[dict], None] | None = None) -> Round:
-    """Pair the next round (or return round ``number`` if it exists already); refuses while the last is unfinished."""
+    """Pair the running stage's next round (or return its round ``number`` if it exists already); refuses while
+    the last is unfinished, and (``stage_not_running``) when no stage runs. Round numbers count per stage."""
     report = progress or (lambda info: None)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        stage = stage_running(tournament)
+        last = Round.objects.filter(stage=stage).order_by("-number").first()
         next_number = last.number + 1 if last else 1
         if number is not None:
-            existing = Round.objects.filter(tournament=tournament, number=number).first()
+            existing = Round.objects.filter(stage=stage, number=number).first()
             if existing is not None:
                 return existing
             if number != next_number:
@@ -78,16 +81,16 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
         if tournament.is_individual:
             from tournaments.services.draws import round_draw_locked
 
-            rnd = round_draw_locked(tournament, next_number, user=user, report=report)
-        elif tournament.format == Tournament.Format.KNOCKOUT:
-            rnd = _knockout_round(tournament, last, next_number)
+            rnd = round_draw_locked(tournament, next_number, user=user, report=report, stage=stage)
+        elif stage.format == Tournament.Format.KNOCKOUT:
+            rnd = _knockout_round(tournament, stage, last, next_number)
         else:
-            if tournament.format == Tournament.Format.SWISS:
+            if stage.format == Tournament.Format.SWISS:
                 pairings = _swiss(tournament, next_number, report)
             else:
                 pairings = _round_robin(tournament, next_number)
             report({"stage": "saving", "round": next_number, "matches": len(pairings)})
-            rnd = _save_round(tournament, next_number, pairings)
+            rnd = _save_round(tournament, stage, next_number, pairings)
         Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
             status=Tournament.Status.RUNNING)
         # A new round's byes (and absences) count in the standings at once.
@@ -96,9 +99,9 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
     return rnd
 
 
-def _save_round(tournament: Tournament, number: int, pairings: list[Pairing]) -> Round:
-    """Create the round, its matches and their round slots in bulk (byes are finished at once)."""
-    rnd = Round.objects.create(tournament=tournament, number=number)
+def _save_round(tournament: Tournament, stage, number: int, pairings: list[Pairing]) -> Round:
+    """Create the stage's round, its matches and their round slots in bulk (byes are finished at once)."""
+    rnd = Round.objects.create(tournament=tournament, stage=stage, number=number)
     matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, why=reasons_kept(p.why))
                for p in pairings]
     for match in matches:
@@ -162,13 +165,13 @@ def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
     return [Pairing(i, p.ns, p.ew, p.why) for i, p in enumerate(out, start=1)]
 
 
-def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> Round:
+def _knockout_round(tournament: Tournament, stage, last: Round | None, number: int) -> Round:
     """Round 1 from the seeds; later rounds are filled in as matches finish (and here, if any is missing)."""
     if last is None:
         active = _entries(tournament, active_only=True)
         if len(active) < 2:
             raise ServiceError("too_few_teams", None, {"reason": "knockout"})
-        rnd = _save_round(tournament, 1, knockout.first_round([e.team_id for e in active]))
+        rnd = _save_round(tournament, stage, 1, knockout.first_round([e.team_id for e in active]))
         for bye in rnd.matches.filter(ew=None):  # byes are decided already: their winners advance now
             knockout_advance_locked(tournament, bye)
         return rnd
@@ -176,7 +179,7 @@ def _knockout_round(tournament: Tournament, last: Round | None, number: int) -> 
         raise ServiceError("tournament_over", None, {"reason": "final"})
     for match in last.matches.filter(status=Match.Status.FINISHED):
         knockout_advance_locked(tournament, match)
-    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    rnd = Round.objects.filter(stage=stage, number=number).first()
     if rnd is None:
         raise Conflict("round_unfinished", None, {"reason": "knockout", "round": number})
     return rnd

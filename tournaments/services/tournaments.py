@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import STAGE_ONE_FIELDS, Entry, Round, Stage, Tournament
 from tournaments.services.errors import Conflict, InvalidFields
 
 #: Fields that shape every match already played: frozen once a round exists.
@@ -99,7 +99,8 @@ def tournament_create(*, user, **fields) -> Tournament:
 
 
 def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
-    """Change a tournament; refuses (``Conflict``) changing a field in ``FROZEN_ONCE_PAIRED`` once a round exists,
+    """Change a tournament; refuses (``Conflict``) changing its format, rounds or match length (which describe stage
+    1) once a second stage exists (``multi_stage``), a field in ``FROZEN_ONCE_PAIRED`` once a round exists,
     the kind of entry (teams or individual) once anyone is entered (their entries would be of the other kind),
     and (``InvalidFields``) changes that make no sense, as ``tournament_create`` does."""
     people = {f: fields.pop(f) for f in _PEOPLE if f in fields}
@@ -108,6 +109,9 @@ def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
         with transaction.atomic():
             # The lock orders this change after a pairing under way (which holds it), so "a round exists" holds.
             tournament = Tournament.objects.select_for_update().get(pk=pk)
+            shaping = [f for f in STAGE_ONE_FIELDS if f in fields and fields[f] != getattr(tournament, f)]
+            if shaping and Stage.objects.filter(tournament=tournament, number__gt=1).exists():
+                raise Conflict("multi_stage", shaping[0], {"fields": shaping})
             changed = [f for f in FROZEN_ONCE_PAIRED if f in fields and fields[f] != getattr(tournament, f)]
             if changed and Round.objects.filter(tournament=tournament).exists():
                 raise Conflict("tournament_started", changed[0], {"reason": "frozen", "fields": changed})

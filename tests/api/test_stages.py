@@ -1,0 +1,87 @@
+"""An event's stages through the API (issue 27, first slice): every event answers its one stage, an organizer
+adds the next, refusals carry their codes, and the rounds carry their stage."""
+
+import pytest
+
+from tests.api.conftest import client_for
+from tests.factories import EntryFactory, RoundFactory, TeamFactory
+from tournaments.models import Stage
+
+pytestmark = pytest.mark.django_db
+
+
+def enter(tournament, n):
+    for seed in range(1, n + 1):
+        EntryFactory(tournament=tournament, team=TeamFactory(), seed=seed)
+
+
+def test_a_one_stage_event_lists_its_stage(anon, tournament):
+    RoundFactory(tournament=tournament, number=1)
+    stages = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()
+    assert stages == [{"number": 1, "format": "swiss", "status": "running", "rounds": tournament.rounds,
+                       "round_count": 1, "best_of": 3, "match_length": "best_of", "match_games": None,
+                       "minutes": None, "at_time": "finish", "pools": 0, "qualification": None, "seed": None}]
+    assert anon.get(f"/api/v1/tournaments/{tournament.slug}/stages/1/").json() == stages[0]
+    assert anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/").status_code == 404
+    rounds = anon.get(f"/api/v1/tournaments/{tournament.pk}/rounds/").json()
+    assert [(r["number"], r["stage"]) for r in rounds["results"]] == [(1, 1)]
+    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/1/rounds/").json()
+    assert [{**r, "clock": None} for r in own] == [{**r, "clock": None} for r in rounds["results"]]
+
+
+def test_an_organizer_adds_a_knockout_after_the_swiss(anon, organizer, tournament, stranger):
+    enter(tournament, 12)
+    url = f"/api/v1/tournaments/{tournament.pk}/stages/"
+    body = {"format": "knockout", "rounds": 3, "previous_qualification": {"kind": "top", "count": 8}}
+    assert anon.post(url, body, format="json").status_code == 401
+    assert client_for(stranger).post(url, body, format="json").status_code == 403
+    answer = client_for(organizer).post(url, body, format="json")
+    assert answer.status_code == 201
+    assert {k: answer.json()[k] for k in ("number", "format", "status", "rounds", "round_count")} == {
+        "number": 2, "format": "knockout", "status": "pending", "rounds": 3, "round_count": 0}
+    listed = anon.get(url).json()
+    assert [s["number"] for s in listed] == [1, 2]
+    assert listed[0]["qualification"] == {"kind": "top", "count": 8, "per_pool": 0, "best_next": 0, "carry": []}
+    assert anon.get(f"{url}2/rounds/").json() == []
+    refused = client_for(organizer).patch(f"/api/v1/tournaments/{tournament.pk}/", {"rounds": 9}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["errors"][0]["code"] == "multi_stage" and "rounds" in refused.json()["errors"][0]["detail"]
+    assert client_for(organizer).patch(f"/api/v1/tournaments/{tournament.pk}/", {"name": "Beker"},
+                                       format="json").status_code == 200
+
+
+@pytest.mark.parametrize("body, code", [
+    ({"format": "pools", "pools": 7, "previous_qualification": {"kind": "all"}}, "pool_count"),
+    ({"format": "knockout", "rounds": 2, "previous_qualification": {"kind": "top", "count": 8}}, "stage_capacity"),
+    ({"format": "swiss", "rounds": 2}, "qualification_invalid"),
+    ({"format": "tables", "previous_qualification": {"kind": "all"}}, "format_for_entry"),
+    ({"format": "knockout", "previous_qualification": {"kind": "top", "count": 4, "carry": ["games"]}},
+     "carry_over_invalid"),
+])
+def test_a_stage_that_does_not_fit_is_refused_with_its_code(organizer, tournament, body, code):
+    enter(tournament, 12)
+    answer = client_for(organizer).post(f"/api/v1/tournaments/{tournament.pk}/stages/", body, format="json")
+    assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == code
+    assert answer.json()["errors"][0]["detail"]
+    assert Stage.objects.filter(tournament=tournament).count() == 1
+
+
+def test_a_malformed_rule_is_refused_by_the_serializer(organizer, tournament):
+    body = {"format": "swiss", "previous_qualification": {"kind": "best", "carry": ["luck"]}}
+    answer = client_for(organizer).post(f"/api/v1/tournaments/{tournament.pk}/stages/", body, format="json")
+    assert answer.status_code == 400
+    assert {e["attr"] for e in answer.json()["errors"]} == {"previous_qualification.kind",
+                                                           "previous_qualification.carry.0"}
+
+
+def test_the_tournaments_rounds_list_goes_stage_by_stage(anon, organizer, tournament):
+    enter(tournament, 8)
+    later = Stage.objects.create(tournament=tournament, number=2, format="knockout", rounds=2)
+    RoundFactory(tournament=tournament, stage=later, number=1)
+    RoundFactory(tournament=tournament, number=1)
+    RoundFactory(tournament=tournament, number=2)
+    rounds = anon.get(f"/api/v1/tournaments/{tournament.pk}/rounds/").json()["results"]
+    assert [(r["stage"], r["number"]) for r in rounds] == [(1, 1), (1, 2), (2, 1)]
+    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/rounds/").json()
+    assert [(r["stage"], r["number"]) for r in own] == [(2, 1)]
+    assert [s["round_count"] for s in anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()] == [2, 1]
