@@ -668,6 +668,20 @@ def delivery_lags(result: dict, sources: tuple[str, ...] = ("socket", "poll")) -
     return lags, missed
 
 
+def missed_at_the_end(result: dict, sources: tuple[str, ...] = ("socket", "poll"), seconds: float = 10.0) -> int:
+    """How many of ``delivery_lags``' hands that never arrived were answered in the run's last ``seconds`` (their
+    push or poll may have been on its way when the viewers stopped listening)."""
+    r, end = result["record"], result["plan"]["end"]
+    late = 0
+    for match, source, arrivals in r.arrivals:
+        if source not in sources:
+            continue
+        before, times = r.before.get(match, 0), r.hands.get(match, [])
+        held = max((count for _, count in arrivals), default=0)
+        late += sum(1 for j, answered_at in enumerate(times) if before + j + 1 > held and answered_at > end - seconds)
+    return late
+
+
 def errors_text(result: dict) -> str:
     errors = result["record"].errors
     total = sum(errors.values())

@@ -62,6 +62,7 @@ from _night import (
     delivery_lags,
     during,
     errors_text,
+    missed_at_the_end,
     hands_by_match,
     make_plan,
     ms,
@@ -194,7 +195,8 @@ def report(result: dict, stored: dict[int, int], bench: Bench) -> bool:
          f"{ms(pct(hands, 99))} ({len(hands)} POSTs; {answered / max(tables, 1) / max(minutes, 1e-9):.1f} hands "
          f"a table a minute)"),
         ("hand on the viewers' pages p50 / p95", f"{ms(pct(arrived, 50))} / {ms(pct(arrived, 95))} "
-         f"({len(arrived)} arrivals on match pages, {missed} never arrived)"),
+         f"({len(arrived)} arrivals on match pages, {missed} never arrived, "
+         f"{missed_at_the_end(result)} of them answered in the run's last 10 s)"),
         ("  on WebSockets (push) p50 / p95", f"{ms(pct(pushed, 50))} / {ms(pct(pushed, 95))} "
          f"({len(pushed)}, {missed_pushed} never)"),
         ("  polling (first 200) p50 / p95", f"{ms(pct(polled, 50))} / {ms(pct(polled, 95))} "
