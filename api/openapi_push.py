@@ -12,11 +12,11 @@ from rest_framework import serializers
 from .openapi_events import ENVELOPES, EventTournamentSerializer
 
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+RESET_REASONS = [("expired", "expired"), ("unknown", "unknown"), ("too_many", "too_many")]
 
 
 @extend_schema_field({"oneOf": [{"type": "integer", "minimum": 1},
-                                {"type": "string", "minLength": 1, "maxLength": 180, "pattern": SLUG_PATTERN},
-                                {"type": "null"}]})
+                                {"type": "string", "minLength": 1, "maxLength": 180, "pattern": SLUG_PATTERN}]})
 class TournamentRefField(serializers.Field):
     """A tournament's id (an integer from 1) or its slug; null (or left out): every tournament."""
 
@@ -59,7 +59,7 @@ class PushReadySerializer(serializers.Serializer):
 class PushResetSerializer(serializers.Serializer):
     event = serializers.ChoiceField(choices=[("reset", "reset")])
     reason = serializers.ChoiceField(
-        choices=[("expired", "expired"), ("unknown", "unknown"), ("too_many", "too_many")],
+        choices=RESET_REASONS,
         help_text="`expired`: the last event is older than what is kept; `unknown`: the server never gave that id; "
                   "`too_many`: more events since than a reconnection replays.")
     detail = serializers.CharField(help_text="The same in words, in the language of `Accept-Language`.")

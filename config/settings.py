@@ -383,6 +383,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "tournaments.models.Match.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",

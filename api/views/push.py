@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ServerErrorEnum
+from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ErrorResponse404Serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -31,6 +31,7 @@ from tournaments import refusals
 from tournaments.access import visible_tournaments
 from webhooks import push_store
 
+from ..openapi import AutoSchema
 from ..openapi_push import PUSH_EVENT, PushTicketRequestSerializer, PushTicketSerializer
 from ..push import STREAM_PATH, Refused, Session, ticket_issue
 
@@ -46,11 +47,6 @@ class PushClientErrorSerializer(serializers.Serializer):
     errors = PushErrorSerializer(many=True)
 
 
-class PushServerErrorSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=ServerErrorEnum.choices)
-    errors = PushErrorSerializer(many=True)
-
-
 class PushTicketView(APIView):
     """A ticket to open one stream, for the token's user (or anyone: the public tournaments)."""
 
@@ -58,7 +54,9 @@ class PushTicketView(APIView):
 
     @extend_schema(
         summary="A ticket to open the push channel's stream", request=PushTicketRequestSerializer,
-        responses={201: PushTicketSerializer},
+        responses={201: PushTicketSerializer,
+                   404: OpenApiResponse(ErrorResponse404Serializer, description="No tournament of that id or slug "
+                                                                                "that you may see.")},
         examples=[OpenApiExample("One tournament", request_only=True, value={"tournament": "zwarte-kat-kermis"}),
                   OpenApiExample("The ticket", response_only=True, status_codes=["201"], value={
                       "ticket": "Jx1c0m6Zr0c8Qm1bE4k9mD2sYt7vWq3aH5nL8pR0uXo",
@@ -77,6 +75,32 @@ class PushTicketView(APIView):
                         status=status.HTTP_201_CREATED)
 
 
+def _refusal_example(code: str, status_code: int, detail: str) -> OpenApiExample:
+    return OpenApiExample(code, status_codes=[str(status_code)], response_only=True,
+                          value={"type": "client_error", "errors": [{"code": code, "detail": detail, "attr": None}]})
+
+
+class PushStreamSchema(AutoSchema):
+    """The stream's refusals as it answers them (not the token's, which it never reads); a 405 besides them."""
+
+    def _should_add_error_response(self, responses: dict, status_code: str) -> bool:
+        return status_code == "405" and super()._should_add_error_response(responses, status_code)
+
+    def _get_error_response_examples(self) -> list[OpenApiExample]:
+        return [
+            _refusal_example("ticket_invalid", 401, "This ticket is not one the server gave: ask for a new one "
+                                                    "(POST /api/v1/push/tickets/)."),
+            _refusal_example("ticket_expired", 401, "This ticket has lapsed: a ticket opens a stream within 60 "
+                                                    "seconds. Ask for a new one."),
+            _refusal_example("ticket_used", 401, "This ticket was used already: a ticket opens one stream. Ask for a "
+                                                 "new one."),
+            _refusal_example("not_found", 404, "The tournament no longer exists."),
+            _refusal_example("push_connections", 429, "You have 20 streams open already, the most allowed: close one "
+                                                      "first."),
+            *(e for e in super()._get_error_response_examples() if e.status_codes == ["405"]),
+        ]
+
+
 class _JSONOnly:
     """Errors are JSON whatever the request accepts (an EventSource asks for ``text/event-stream``)."""
 
@@ -92,6 +116,7 @@ class PushStreamView(APIView):
     throttle_classes = []
     renderer_classes = [JSONRenderer]
     content_negotiation_class = _JSONOnly
+    schema = PushStreamSchema()
 
     @extend_schema(
         summary="The push channel: the tournaments' events as Server-Sent Events",
@@ -113,12 +138,12 @@ class PushStreamView(APIView):
                                         "`PUSH_HEARTBEAT_SECONDS`."),
             401: OpenApiResponse(PushClientErrorSerializer, description="`ticket_invalid`, `ticket_expired` or "
                                                                         "`ticket_used`: ask for a new ticket."),
-            404: OpenApiResponse(PushClientErrorSerializer, description="The tournament of the ticket is no longer "
-                                                                        "one you may see."),
+            404: OpenApiResponse(ErrorResponse404Serializer, description="The tournament of the ticket is no longer "
+                                                                         "one you may see."),
             429: OpenApiResponse(PushClientErrorSerializer, description="`push_connections`: too many streams open "
                                                                         "for this user (or address)."),
-            503: OpenApiResponse(PushServerErrorSerializer, description="`push_unavailable`: try again after "
-                                                                        "`Retry-After`."),
+            # A 503 `push_unavailable` (Redis away, or a server that holds no streams) is not advertised, as no
+            # 5xx is (docs/api.md says when it comes).
         },
     )
     def get(self, request, *args, **kwargs):
