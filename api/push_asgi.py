@@ -133,9 +133,9 @@ async def push_stream(scope, receive, send) -> None:
         except DisallowedHost:
             await _answer(send, HttpResponse("Bad Request", status=400, content_type="text/plain"))
             return
-        if request.method not in ("GET", "HEAD"):
-            answer = _with_cors(request, HttpResponse(status=405 if request.method != "OPTIONS" else 200))
-            answer["Allow"] = "GET, HEAD, OPTIONS"
+        if request.method != "GET":  # a preflight is answered by django-cors-headers; anything else 405
+            answer = _with_cors(request, HttpResponse(status=200 if request.method == "OPTIONS" else 405))
+            answer["Allow"] = "GET, OPTIONS"
             await _answer(send, answer)
             return
         try:
@@ -177,9 +177,6 @@ async def _serve(request, session: Session, send, receive, language: str) -> Non
         response["X-Content-Type-Options"] = "nosniff"
         response = _with_cors(request, response)
         await send({"type": "http.response.start", "status": 200, "headers": _headers(response)})
-        if request.method == "HEAD":
-            await send({"type": "http.response.body", "body": b""})
-            return
         await send({"type": "http.response.body", "body": first, "more_body": True})
         pump = asyncio.ensure_future(_pump(session, stream, send))
         gone = asyncio.ensure_future(_disconnected(receive))

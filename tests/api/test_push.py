@@ -357,10 +357,11 @@ def test_django_streams_only_from_a_store_in_process(store):
     process, and refuses with Redis (``web``'s threads must not hold streams: the proxy sends the path to live)."""
     tournament = make_tournament(4)
     ticket = ticket_for(None, tournament.pk)
-    answer = client_for(None).get(f"/api/v1/push/stream/?ticket={ticket}", HTTP_ACCEPT="text/event-stream")
+    answer = client_for(None).get(f"/api/v1/push/stream/?ticket={ticket}", HTTP_ACCEPT="text/event-stream",
+                                  HTTP_ACCEPT_ENCODING="gzip, deflate")
     if store.in_process:
         assert answer.status_code == 200 and answer["Content-Type"].startswith("text/event-stream")
-        assert "Content-Encoding" not in answer
+        assert "Content-Encoding" not in answer  # gzip would hold the events back in its buffer
         first = next(iter(answer.streaming_content)).decode()
         assert '"event":"ready"' in first
         answer.close()
@@ -368,3 +369,22 @@ def test_django_streams_only_from_a_store_in_process(store):
         assert answer.status_code == 503 and answer["Retry-After"]
         assert answer.json()["errors"][0]["code"] == "push_unavailable"
         assert answer.json()["type"] == "server_error"
+
+
+def test_other_methods_are_refused_and_a_preflight_answered(store, settings):
+    settings.CORS_ALLOWED_ORIGINS = ["https://cafedekaart.be"]
+
+    async def scenario():
+        post = await Stream("x", method="POST").open()
+        post_body = await post.body()
+        preflight = Stream("x", method="OPTIONS", origin="https://cafedekaart.be")
+        preflight.scope["headers"].append((b"access-control-request-method", b"GET"))
+        preflight.scope["headers"].append((b"access-control-request-headers", b"last-event-id"))
+        await preflight.open()
+        await preflight.body()
+        return post.status, post.headers, post_body, preflight.status, preflight.headers
+
+    status, headers, body, preflight_status, preflight = run(scenario)
+    assert status == 405 and headers["allow"] == "GET, OPTIONS" and body == b""
+    assert preflight_status == 200 and preflight["access-control-allow-origin"] == "https://cafedekaart.be"
+    assert "last-event-id" in preflight["access-control-allow-headers"]
