@@ -28,6 +28,7 @@ from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
 from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
 
+from .hand_rows import hand_with_match
 from .models import TEST_EVENT, Delivery, Endpoint, new_secret, validate_events, validate_http_url
 from .targets import TargetRefused, check_url, connection_for, validate_target
 
@@ -207,8 +208,7 @@ _MATCH_RELATED = ("round__tournament", "ns__player_1", "ns__player_2", "ew__play
 def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, dict]]] | None:
     """The tournament and the (event, data) pairs an event sends; None when its objects are gone."""
     if event in ("hand.entered", "hand.corrected"):
-        hand = (Hand.objects.select_related(*(f"game__match__{r}" for r in _MATCH_RELATED))
-                .filter(pk=ids["hand"]).first())
+        hand = hand_with_match(ids["hand"])  # one prepared statement: the push channel builds this in the request
         if hand is None:
             return None
         match = hand.game.match
