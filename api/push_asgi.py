@@ -61,6 +61,7 @@ class _Hub:
 
     def __init__(self, loop: asyncio.AbstractEventLoop, store):
         self.loop, self.store, self.streams = loop, store, set()
+        self.start: tuple[int, int] | None = None  # the store hands on every event after it
 
     def listener(self, events: list, gap: bool) -> None:  # any thread
         self.loop.call_soon_threadsafe(self.dispatch, events, gap)
@@ -69,11 +70,13 @@ class _Hub:
         for stream in list(self.streams):
             stream.put(events, gap)
 
-    async def add(self, stream: _Stream) -> None:
+    async def add(self, stream: _Stream) -> tuple[int, int] | None:
+        """Hand the stream every new event; return the id after which none is missed (None: unknown)."""
         first = not self.streams
         self.streams.add(stream)
-        if first:
-            await sync_to_async(self.store.listen, thread_sensitive=False)(self.listener)
+        if first or self.start is None:  # None: the reader had not started; ask again
+            self.start = await sync_to_async(self.store.listen, thread_sensitive=False)(self.listener)
+        return self.start
 
     def discard(self, stream: _Stream) -> None:
         self.streams.discard(stream)
@@ -163,7 +166,7 @@ def _begin(session: Session, last_event_id: str | None, language: str) -> bytes:
 async def _serve(request, session: Session, send, receive, language: str) -> None:
     stream = _Stream()
     hub = _hub(session.store)
-    await hub.add(stream)
+    start = await hub.add(stream)
     try:
         last_event_id = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
         try:
@@ -171,6 +174,12 @@ async def _serve(request, session: Session, send, receive, language: str) -> Non
         except Refused as refused:
             await _answer(send, _with_cors(request, _refusal(refused)))
             return
+        if start is None or start > session.cursor:
+            # This process's reader of the store started after the stream's place (a busy machine, Redis just
+            # back): events between would be missed. The stream ends after ``ready``; its client comes back with
+            # that id and has them replayed.
+            stream.broken = True
+            stream.wake.set()
         response = HttpResponse(content_type="text/event-stream; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once

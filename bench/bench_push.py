@@ -61,6 +61,7 @@ class Record:
         self.streams = 0
         self.refused: Counter = Counter()
         self.decided = 0
+        self.ready: dict[int, float] = {}  # subscriber: when its first stream said ready
 
     def error(self, kind: str, what: str) -> None:
         self.errors[kind] += 1
@@ -158,6 +159,8 @@ async def subscriber(plan: dict, index: int, record: Record) -> None:
                                         seen[hand] = arrived
                                 elif '"event":"reset"' in text:
                                     record.error("reset", text[:200])
+                                elif '"event":"ready"' in text:
+                                    record.ready.setdefault(index, arrived)
             except (TimeoutError, asyncio.TimeoutError):
                 return  # the night is over
             except httpx.HTTPError as exc:
@@ -228,7 +231,7 @@ def main():
 def night(args, bench: Bench, logs: Logs, data: dict, tokens: list[str]) -> bool:
     rng = random.Random(args.seed)
     start = now() + 5  # the generators' imports
-    hands_from = start + args.ramp + 2
+    hands_from = start + args.ramp + 10  # every stream open before the first hand, on a busy machine too
     hands_until = hands_from + args.minutes * 60
     plan = {"base": bench.base, "slug": data["slug"], "interval": args.interval, "hands_from": hands_from,
             "hands_until": hands_until, "end": hands_until + GRACE_SECONDS,
@@ -278,13 +281,17 @@ def night(args, bench: Bench, logs: Logs, data: dict, tokens: list[str]) -> bool
         record.streams += got["streams"]
         record.refused.update(got["refused"])
         record.decided += got["decided"]
-    lags, missing = [], 0
-    for seen in record.arrivals.values():
+        record.ready.update(got["ready"])
+    lags, missing, before, missed_by = [], 0, 0, Counter()
+    for index, seen in record.arrivals.items():
         for hand, answered in record.hands:
             if hand in seen:
                 lags.append(seen[hand] - answered)
+            elif answered < record.ready.get(index, float("inf")):
+                before += 1  # answered before this subscriber's stream was open: not its to receive
             else:
                 missing += 1
+                missed_by[index] += 1
     time.sleep(1)
     logged = logs.since_mark()
     ncpu = os.cpu_count()
@@ -306,7 +313,10 @@ def night(args, bench: Bench, logs: Logs, data: dict, tokens: list[str]) -> bool
         ("201 -> event p50 / p95 / p99 / max", f"{millis(lags, 50)} / {millis(lags, 95)} / {millis(lags, 99)} / "
                                                f"{max(lags) * 1000:.0f} ms" if lags else "-"),
         ("deliveries measured", f"{len(lags)} (hands × subscribers)"),
-        ("events missing / twice / out of order", f"{missing} / {record.duplicates} / {record.disorder}"),
+        ("events missing / twice / out of order", f"{missing} / {record.duplicates} / {record.disorder}"
+                                                  + (f" (missing at {len(missed_by)} subscribers, the most "
+                                                     f"{max(missed_by.values())})" if missed_by else "")),
+        ("hands before a subscriber's stream opened", f"{before}"),
         ("streams opened (subscribers)", f"{record.streams} ({len(record.arrivals)})"),
         ("refused", ", ".join(f"{k} {v}" for k, v in sorted(record.refused.items())) or "none"),
         ("errors", ", ".join(f"{k} {v}" for k, v in sorted(record.errors.items())) or "none"),

@@ -174,9 +174,11 @@ class MemoryStore:
                      if after < e.key <= upto and (tournament is None or e.tournament == tournament)]
         return None if len(found) > limit else found
 
-    def listen(self, listener: Listener) -> None:
+    def listen(self, listener: Listener) -> tuple[int, int] | None:
+        """Call ``listener`` with every event from now on; return the id after which it hears every one."""
         with self._lock:
             self._listeners.add(listener)
+            return (0, 0)  # told by ``record`` itself: nothing recorded from now on is missed
 
     def unlisten(self, listener: Listener) -> None:
         with self._lock:
@@ -329,13 +331,16 @@ class RedisStore:
         found.sort(key=lambda e: e.key)
         return found
 
-    def listen(self, listener: Listener) -> None:
+    def listen(self, listener: Listener) -> tuple[int, int] | None:
+        """Call ``listener`` with the new events from this process's reader of the tail; return the id after
+        which the reader hands on every event (None: it could not start). A stream that starts before that id
+        would miss events: it ends at once, and its client comes back with its last id (``api.push_asgi``)."""
         where = (self._location(), self.key("push:tail"))
         with self._lock:
             tail = self._tails.get(where)
             if tail is None or tail.pid != os.getpid():
                 tail = self._tails[where] = _Tail(where[0], self.key("push:last"), where[1])
-        tail.add(listener)
+        return tail.add(listener)
 
     def unlisten(self, listener: Listener) -> None:
         with self._lock:
@@ -380,18 +385,20 @@ class _Tail:
         self.listeners: set[Listener] = set()
         self.lock = threading.Lock()
         self.started = threading.Event()  # set once the reader knows where it starts
+        self.start: tuple[int, int] | None = None  # the id after which it hands on every event
         self.thread: threading.Thread | None = None
 
-    def add(self, listener: Listener) -> None:
+    def add(self, listener: Listener) -> tuple[int, int] | None:
         with self.lock:
             self.listeners.add(listener)
             if self.thread is None:
                 self.started = started = threading.Event()
+                self.start = None
                 self.thread = threading.Thread(target=self.run, args=(started,), name="push-tail", daemon=True)
                 self.thread.start()
             started = self.started
-        # A stream reads its starting point after this: the reader's own must not be later.
-        started.wait(settings.REDIS_TIMEOUT + 1)
+        started.wait(BLOCK_SECONDS * 6)  # a busy machine may take a while; Redis away, the stream is refused anyway
+        return self.start
 
     def discard(self, listener: Listener) -> None:
         with self.lock:
@@ -421,11 +428,11 @@ class _Tail:
             try:
                 if last is None:
                     last = _text(client.get(self.last_key)) or "0-0"
+                    self.start = parse_id(last)
                     started.set()
                 reply = client.xread({self.tail_key: last}, count=1000, block=BLOCK_SECONDS * 1000)
             except redis.exceptions.RedisError:
                 logger.warning("push: the tail of %s could not be read; trying again", self.tail_key, exc_info=True)
-                started.set()
                 time.sleep(1)
                 continue
             events, gap = [], False

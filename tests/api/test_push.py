@@ -388,3 +388,22 @@ def test_other_methods_are_refused_and_a_preflight_answered(store, settings):
     assert status == 405 and headers["allow"] == "GET, OPTIONS" and body == b""
     assert preflight_status == 200 and preflight["access-control-allow-origin"] == "https://cafedekaart.be"
     assert "last-event-id" in preflight["access-control-allow-headers"]
+
+
+def test_a_stream_that_began_before_its_process_reads_the_store_ends_after_ready(memory_store, monkeypatch):  # noqa: F811
+    """The process's reader of the store started after the stream's place (a busy machine): the stream ends after
+    ``ready`` rather than miss events, and the client's reconnection with that id replays them."""
+    tournament = make_tournament(4)
+    listen = memory_store.listen
+    monkeypatch.setattr(memory_store, "listen", lambda listener: (listen(listener), (10 ** 13, 0))[1])
+
+    async def scenario():
+        stream = await Stream(await aticket(None, tournament.pk)).open()
+        events = await stream.events_until_ready()
+        with pytest.raises(EOFError):
+            await stream.next_frame()
+        await stream.communicator.wait(5)
+        return events
+
+    [(_id, ready)] = run(scenario)
+    assert ready["event"] == "ready"
