@@ -193,6 +193,40 @@ def users_with_tokens(count: int, prefix: str) -> list[str]:
             for i in range(count)]
 
 
+def cost_of_building(match_ids: list[int], hands: int = 20) -> tuple[float, float]:
+    """``hand_enter``'s median seconds with nobody listening and with a stream's mark set (Django set up; the
+    tasks queued, not run): what the push channel adds to the request that stores a hand. Ties, at two tables."""
+    import statistics
+
+    from tournaments.models import Match
+    from tournaments.services.hands import hand_enter
+    from webhooks import push_store
+
+    store = push_store.get()
+
+    def enter() -> list[float]:
+        spent = []
+        for _ in range(hands):
+            for m in match_ids:
+                match = Match.objects.get(pk=m)
+                game = match.games.order_by("-number").first()
+                dealer = (game.next_dealer if game is not None else "") or "N"
+                started = time.perf_counter()
+                hand_enter(match=match, data={"dealer": dealer, "trump": "H", "tricks": {"ns": 4, "ew": 4},
+                                              "points": {"ns": 30, "ew": 30}})
+                spent.append(time.perf_counter() - started)
+        return spent
+
+    enter()  # warm: statements prepared, caches filled
+    quiet, listened = [], []
+    for _ in range(3):  # alternated, so that a change in the machine's load weighs on both alike
+        quiet += enter()
+        store.watch()
+        listened += enter()
+        store._client().delete(store.key(push_store.WATCHED), store.key("push:since"))
+    return statistics.median(quiet), statistics.median(listened)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--subscribers", type=int, default=200)
@@ -204,6 +238,8 @@ def main():
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--redis-db", type=int, default=9)
     parser.add_argument("--keep", action="store_true", help="keep the bench database and the servers' logs")
+    parser.add_argument("--cost", action="store_true", help="first measure hand_enter with and without a listener "
+                                                            "(in this process, two tables of another round)")
     args = parser.parse_args()
     bench = Bench(program="bench_push", suffix="bench_push", redis_db=args.redis_db, viewers=args.subscribers,
                   keep=args.keep)
@@ -215,6 +251,10 @@ def main():
         started = time.monotonic()
         data = load(args.tables, args.seed)
         tokens = users_with_tokens(args.subscribers, "abonnee")
+        if args.cost:  # the tasks queued (REDIS_URL), as web queues them
+            quiet, listened = cost_of_building(data["matches"][-2:])
+            print(f"hand_enter, median: {quiet * 1000:.2f} ms with nobody listening, {listened * 1000:.2f} ms "
+                  f"while a stream is open", flush=True)
         print(f"loaded in {time.monotonic() - started:.0f} s: {len(data['matches'])} tables, "
               f"{args.subscribers} subscribers", flush=True)
         from django.db import connections
