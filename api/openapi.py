@@ -117,6 +117,7 @@ TAG_OF_PREFIX = (  # the first match wins: (path prefix under /api/v1/, tag)
     ("hands/", "hands"),
     ("tasks/", "tasks"),
     ("auth/", "auth"),
+    ("push/", "push"),
 )
 
 _PUBLIC = "Public tournaments need no authentication; a private one answers 404 except to its organizers, " \
@@ -315,6 +316,15 @@ DESCRIPTIONS = {
                                "of the match has begun.",
     "v1_hands_destroy": "Delete the last hand of a game (audited); 409 for any other hand. Organizers, "
                         "scorekeepers or staff.",
+    "v1_push_tickets_create": "A ticket to open the push channel's stream once, within `PUSH_TICKET_SECONDS` (60 s): "
+                              "bound to the token's user (without a token: the public tournaments) and to what it "
+                              "follows, one tournament (id or slug) or every tournament the user may see. The token "
+                              "itself never goes in a URL.",
+    "v1_push_stream_retrieve": "The tournaments' events as Server-Sent Events: the webhooks' events (`PushEvent`), "
+                               "each with an `id:`, of the tournaments the ticket follows and its user may see. A "
+                               "reconnection with `Last-Event-ID` (or `?last_event_id=`) replays the events missed "
+                               "within `PUSH_REPLAY_SECONDS` (600 s), or says `reset`; then `ready`. A comment line "
+                               "every `PUSH_HEARTBEAT_SECONDS`. Served by the ASGI server (docs/api.md).",
     "v1_hands_history_list": f"A hand's audit history, oldest first: who changed what, when and why (also for a "
                              f"deleted hand). {_PUBLIC}",
 }

@@ -147,10 +147,14 @@ HEADERS_TEXT = ("Sent as a JSON POST with `X-Manille-Event` (the event), `X-Mani
 RECEIVED = {200: OpenApiResponse(description="Received (any 2xx will do).")}
 
 
+#: Each event's body by its name: the push channel's stream sends the same (api/openapi_push.py).
+ENVELOPES: dict[str, type[serializers.Serializer]] = {}
+
+
 def _webhook(event: str, serializer_name: str, data, summary: str) -> OpenApiWebhook:
+    ENVELOPES[event] = envelope = _envelope(serializer_name, event, data)
     return OpenApiWebhook(name=event, decorator=extend_schema(
-        summary=summary, description=HEADERS_TEXT, request=_envelope(serializer_name, event, data),
-        responses=RECEIVED))
+        summary=summary, description=HEADERS_TEXT, request=envelope, responses=RECEIVED))
 
 
 HAND_ENTERED = _webhook("hand.entered", "HandEnteredEvent", HandEventDataSerializer, "A hand was entered")

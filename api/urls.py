@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 from .views.auth import LogoutView, MeView, TokenDetailView, TokenListView, TokenView
 from .views.common import NotFoundView
 from .views.matches import HandViewSet, MatchViewSet
+from .views.push import PushStreamView, PushTicketView
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
 from .views.rounds import RoundViewSet, StandingsView, TaskView
 from .views.stages import StageViewSet
@@ -50,6 +51,8 @@ urlpatterns = [
     path("auth/tokens/", TokenListView.as_view(), name="tokens"),
     re_path(r"^auth/tokens/(?P<token_id>[0-9a-zA-Z_-]{1,40})/$", TokenDetailView.as_view(), name="token-detail"),
     path("tasks/<uuid:task_id>/", TaskView.as_view(), name="task-detail"),
+    path("push/tickets/", PushTicketView.as_view(), name="push-tickets"),
+    path("push/stream/", PushStreamView.as_view(), name="push-stream"),
     *(p for p in router.urls if p not in _busiest),
     # Anything else under /api/v1/ is a 404 in the API's error shape, not Django's HTML page.
     re_path(r"^[\s\S]*$", NotFoundView.as_view(), name="not-found"),

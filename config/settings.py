@@ -287,6 +287,16 @@ for _network in WEBHOOK_ALLOWED_NETWORKS:
     except ValueError as _exc:
         raise ImproperlyConfigured(f"WEBHOOK_ALLOWED_NETWORKS: {_exc}") from _exc
 
+# The push channel (docs/api.md "The push channel"; webhooks/push_store.py, api/push.py): the webhooks' events as
+# Server-Sent Events, kept PUSH_REPLAY_SECONDS for a reconnect's Last-Event-ID; a ticket lives PUSH_TICKET_SECONDS.
+PUSH_REPLAY_SECONDS = int(os.environ.get("PUSH_REPLAY_SECONDS", "600"))
+PUSH_REPLAY_MAX = int(os.environ.get("PUSH_REPLAY_MAX", "5000"))
+PUSH_TICKET_SECONDS = int(os.environ.get("PUSH_TICKET_SECONDS", "60"))
+PUSH_HEARTBEAT_SECONDS = float(os.environ.get("PUSH_HEARTBEAT_SECONDS", "15"))
+PUSH_STREAM_MAX_SECONDS = float(os.environ.get("PUSH_STREAM_MAX_SECONDS", "3600"))
+PUSH_CONNECTIONS_PER_USER = int(os.environ.get("PUSH_CONNECTIONS_PER_USER", "20"))
+PUSH_CONNECTIONS_PER_ADDRESS = int(os.environ.get("PUSH_CONNECTIONS_PER_ADDRESS", "100"))
+
 # Who may create a tournament (and so organize it, and register its webhooks): "anyone" signed in (the
 # default), or only "staff" (superusers and staff outside the Volunteers group), who then list its organizers.
 TOURNAMENT_CREATORS = os.environ.get("TOURNAMENT_CREATORS", "anyone").strip().lower() or "anyone"
@@ -351,6 +361,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "hands", "description": "A stored hand: read, correct, delete the last, its audit history."},
         {"name": "tasks", "description": "Following a pairing task."},
         {"name": "auth", "description": "Tokens and the signed-in user."},
+        {"name": "push", "description": "The push channel: the tournaments' events as Server-Sent Events."},
     ],
     "COMPONENT_SPLIT_REQUEST": True,
     # Issue 29: OpenAPI 3.1 (a null is a type: strict validators accept `bonus: null`; the webhooks' payloads),
@@ -377,6 +388,7 @@ SPECTACULAR_SETTINGS = {
         "StageFormatEnum": "tournaments.models.Stage.Format",
         "StageStatusEnum": "tournaments.models.Stage.Status",
         "QualificationKindEnum": "tournaments.models.Stage.Rule",
+        "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
@@ -390,6 +402,7 @@ CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_CREDENTIALS = False  # tokens, not the admin's session cookies
 CORS_ALLOW_HEADERS = (
     "accept", "authorization", "content-type", "if-none-match", "idempotency-key", "accept-language",
+    "last-event-id",
 )
 # What a browser client may read of an answer: the ETag for its conditional GETs, the rate limits and deprecations.
 CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Location", "Retry-After", "RateLimit", "RateLimit-Policy",

@@ -312,6 +312,15 @@ SENTENCES = {
     "invalid_cursor": _("updated_after takes the cursor of an earlier answer, 0, or an ISO 8601 time with its "
                         "offset."),
     ("parse_error", "nested"): _("The request body is nested too deeply."),
+    # -- the push channel's stream (api/push.py) ------------------------------------------------------------
+    "ticket_invalid": _("This ticket is not one the server gave: ask for a new one (POST /api/v1/push/tickets/)."),
+    "ticket_expired": _("This ticket has lapsed: a ticket opens a stream within %(seconds)s seconds. Ask for a new "
+                        "one."),
+    "ticket_used": _("This ticket was used already: a ticket opens one stream. Ask for a new one."),
+    "push_connections": _("You have %(limit)s streams open already, the most allowed: close one first."),
+    "push_unavailable": _("The push channel is unavailable for a moment: try again shortly."),
+    ("push_unavailable", "server"): _("This server does not hold streams: the push channel is served by the ASGI "
+                                      "server (see the README)."),
 }
 
 #: A malformed value of a field of a hand's entry form (the workspace, the admin): what the field needs.
@@ -362,6 +371,8 @@ CATALOGUE = {
         "min_value", "max_value", "null", "blank", "required", "invalid", "invalid_choice")},
     "integrity": ("api", 409), "out_of_range": ("api", 400), "too_large": ("api", 413),
     "too_many_fields": ("api", 400), "parse_error": ("api", 400), "invalid_cursor": ("api", 400),
+    "ticket_invalid": ("api", 401), "ticket_expired": ("api", 401), "ticket_used": ("api", 401),
+    "push_connections": ("api", 429), "push_unavailable": ("api", 503),
     "signed_out": ("workspace", 401),
 }
 

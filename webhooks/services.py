@@ -28,6 +28,7 @@ from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
 from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
 
+from .hand_rows import hand_with_match
 from .models import TEST_EVENT, Delivery, Endpoint, new_secret, validate_events, validate_http_url
 from .targets import TargetRefused, check_url, connection_for, validate_target
 
@@ -187,6 +188,19 @@ def _hand(hand: Hand) -> dict:
             "labels": hand.labels}
 
 
+def event_uuid(base: str | None, name: str, first: str) -> uuid.UUID:
+    """The id of event ``name`` made by a change whose first event is ``first`` and whose id is ``base``.
+
+    The first event carries ``base`` itself; another of the same change (``match.finished`` after the
+    ``hand.entered`` that decided it) a name-based id derived from it. Without a base (a task queued by an
+    older version), a new random id.
+    """
+    if not base:
+        return uuid.uuid4()
+    base_id = uuid.UUID(base)
+    return base_id if name == first else uuid.uuid5(base_id, name)
+
+
 # The teams' players joined: a team event's ``players`` cost no query (an individual event's seats, one).
 _MATCH_RELATED = ("round__tournament", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
 
@@ -194,8 +208,7 @@ _MATCH_RELATED = ("round__tournament", "ns__player_1", "ns__player_2", "ew__play
 def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, dict]]] | None:
     """The tournament and the (event, data) pairs an event sends; None when its objects are gone."""
     if event in ("hand.entered", "hand.corrected"):
-        hand = (Hand.objects.select_related(*(f"game__match__{r}" for r in _MATCH_RELATED))
-                .filter(pk=ids["hand"]).first())
+        hand = hand_with_match(ids["hand"])  # one prepared statement: the push channel builds this in the request
         if hand is None:
             return None
         match = hand.game.match
@@ -265,7 +278,7 @@ def event_fanout(*, event: str, ids: dict) -> list[int]:
     created = []
     with transaction.atomic():
         for name, data in payloads:
-            event_id = uuid.uuid4()
+            event_id = event_uuid(ids.get("event_id"), name, event)
             body = _dump(_envelope(name, event_id, tournament, data))
             created += Delivery.objects.bulk_create([
                 Delivery(endpoint=e, event_id=event_id, event=name, body=body) for e in endpoints if e.wants(name)])

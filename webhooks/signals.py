@@ -10,9 +10,14 @@ tournament's version stamp (``tournaments.versions.tournament_fact``; an endpoin
 bumps the stamp), read at commit in the cache round trip, so a hand of a tournament nobody listens
 to costs no task and no worker time. When the tournament is not known from the saved objects
 already in memory, the task is queued and finds out.
+
+The push channel's streams get the same events (``webhooks.push``): while anyone listens (a key read in
+the same round trip), the event is built and kept on commit, in this process, whatever the webhooks do.
+Each change's event gets its id here, so its push event and its webhook deliveries carry the same one.
 """
 
 import logging
+import uuid
 
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
@@ -21,6 +26,7 @@ from django.dispatch import receiver
 from tournaments import commit_cache, queue, versions
 from tournaments.models import Hand, Round, StandingsSnapshot
 
+from . import push
 from .models import Endpoint
 
 logger = logging.getLogger(__name__)
@@ -37,10 +43,17 @@ def listened(tournament_id: int, found: dict | None = None) -> bool:
 
 
 def emit(event: str, tournament_id: int | None = None, **ids) -> None:
-    """Queue ``webhooks.event_task(event, ids)`` once the current transaction commits (not for a tournament
-    known to have no active endpoint; the fact is read with the commit's other cache work)."""
+    """Once the current transaction commits: keep the push channel's event while anyone listens, and queue
+    ``webhooks.event_task(event, ids)`` (not for a tournament known to have no active endpoint). Both facts
+    are read with the commit's other cache work."""
+    ids["event_id"] = str(uuid.uuid4())
 
     def enqueue(found: dict | None = None):
+        try:
+            if push.watched(found):
+                push.publish(event, ids)
+        except Exception:  # the push channel must never turn a stored result into an error
+            logger.exception("push event %s %s not kept", event, ids)
         event_task = queue.task(queue.WEBHOOK_EVENT)
 
         try:
@@ -53,7 +66,8 @@ def emit(event: str, tournament_id: int | None = None, **ids) -> None:
     if tournament_id is None:
         transaction.on_commit(enqueue)
         return
-    commit_cache.at_commit([("get_many", list(versions.fact_keys(tournament_id, "webhooks")))],
+    keys = [*versions.fact_keys(tournament_id, "webhooks"), push.WATCHED_KEY]
+    commit_cache.at_commit([("get_many", keys)],
                            lambda replies: enqueue(None if isinstance(replies, Exception) else replies[0]))
 
 

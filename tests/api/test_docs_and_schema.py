@@ -11,7 +11,7 @@ from tournaments.ranking.metrics import DEFAULT_METRICS
 
 pytestmark = pytest.mark.django_db
 
-TAGS = {"variants", "clubs and teams", "tournaments", "rounds", "matches", "hands", "tasks", "auth"}
+TAGS = {"variants", "clubs and teams", "tournaments", "rounds", "matches", "hands", "tasks", "auth", "push"}
 SAFE = {"get", "head"}
 
 
@@ -69,6 +69,7 @@ def test_operations_are_grouped_by_tag(schema):
     assert tags[("/api/v1/hands/{id}/", "patch")] == ["hands"]
     assert tags[("/api/v1/tasks/{task_id}/", "get")] == ["tasks"]
     assert tags[("/api/v1/auth/token/", "post")] == ["auth"]
+    assert tags[("/api/v1/push/stream/", "get")] == ["push"]
     assert {t[0] for t in tags.values()} == TAGS
 
 
@@ -122,7 +123,8 @@ def test_public_reads_need_no_authentication_and_writes_do(schema):
         security = op.get("security", [])
         if path in ("/api/v1/auth/me/", "/api/v1/auth/tokens/") or "/webhooks/" in path:
             assert {} not in security
-        elif method in SAFE or path.startswith("/api/v1/variants/") or path == "/api/v1/auth/token/":
+        elif (method in SAFE or path.startswith("/api/v1/variants/")
+              or path in ("/api/v1/auth/token/", "/api/v1/push/tickets/")):  # a push ticket: public events too
             assert {} in security, (method, path)
         else:
             assert security and {} not in security, (method, path)
