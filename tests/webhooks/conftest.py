@@ -56,10 +56,9 @@ def receiver():
 
 @pytest.fixture(autouse=True)
 def _local_cache(settings):
-    """Throttle counters in a private local-memory cache, a fast hasher."""
+    """Throttle counters in a private local-memory cache."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "webhook-tests"}}
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.core.cache import cache
 
     cache.clear()
