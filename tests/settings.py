@@ -1,5 +1,5 @@
 """The test suite's settings (pyproject's DJANGO_SETTINGS_MODULE): config/settings.py read from the same environment,
-with two changes.
+with three changes.
 
 * Under pytest-xdist (``./dev test`` runs the suite in TEST_WORKERS processes), worker ``gw<k>`` uses Redis
   database ``N + k`` of REDIS_URL's ``/N``: the tests empty their cache (FLUSHDB), and purge and consume queues
@@ -10,6 +10,9 @@ with two changes.
 * New passwords are hashed with MD5: PBKDF2's million iterations cost about 0.3 s a user created or signed in,
   and the suite does that thousands of times. The real hashers follow it, so a password hashed by a real process
   (config.settings) still checks here (a test about hashing itself would set the production list back).
+* On PostgreSQL the test process's backend is tests/postgresql: config.postgresql, emptying the tables after a
+  transactional test with DELETE instead of TRUNCATE (0.2 to 1.2 s a test on the development machine, against
+  about 0.1 s).
 """
 
 import os
@@ -34,3 +37,6 @@ if _worker and os.environ.get("REDIS_URL") and os.environ.get("TEST_REDIS_WORKER
 from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
+
+if DATABASES["default"]["ENGINE"] == "config.postgresql":  # noqa: F405
+    DATABASES = {**DATABASES, "default": {**DATABASES["default"], "ENGINE": "tests.postgresql"}}  # noqa: F405
