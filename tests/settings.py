@@ -1,5 +1,5 @@
 """The test suite's settings (pyproject's DJANGO_SETTINGS_MODULE): config/settings.py read from the same environment,
-with three changes.
+with four changes.
 
 * Under pytest-xdist (``./dev test`` runs the suite in TEST_WORKERS processes), worker ``gw<k>`` uses Redis
   database ``N + k`` of REDIS_URL's ``/N``: the tests empty their cache (FLUSHDB), and purge and consume queues
@@ -7,6 +7,12 @@ with three changes.
   config/settings.py reads it, so the worker's settings, the real processes it starts (Celery, gunicorn, the
   compose services) and the tests that read it all use that database. Each worker's Django test database is
   its own too: pytest-django names PostgreSQL's ``test_<name>_gw<k>``, and SQLite's is in each process's memory.
+* No in-process sweep: without a broker, importing config.wsgi or config.asgi (the browser tests' server does) starts
+  the sweep's thread, which would then query the database every SWEEP_SECONDS during every later test of the
+  process, unasked (pytest-django refuses it outside a database test) and while another test runs (its tracebacks
+  parsed as the test parses sources: CPython 3.11's ast.parse is not safe in two threads at once, "AST constructor
+  recursion depth mismatch"). The sweep's own tests call it, and test_sweep_in_process runs the thread in a web
+  process of its own.
 * New passwords are hashed with MD5: PBKDF2's million iterations cost about 0.3 s a user created or signed in,
   and the suite does that thousands of times. The real hashers follow it, so a password hashed by a real process
   (config.settings) still checks here (a test about hashing itself would set the production list back).
@@ -36,6 +42,7 @@ if _worker and os.environ.get("REDIS_URL") and os.environ.get("TEST_REDIS_WORKER
 
 from config.settings import *  # noqa: E402, F403
 
+SWEEP_SECONDS = 0
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
 
 if DATABASES["default"]["ENGINE"] == "config.postgresql":  # noqa: F405
