@@ -12,8 +12,6 @@ def _local_cache(settings):
     """Throttle counters in a private local-memory cache: never the shared Redis."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "api-tests"}}
-    # A fast hasher: the tests create many users.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.core.cache import cache
 
     cache.clear()

@@ -1,10 +1,12 @@
 """The npm tools of the schema tests (Redocly's linter, openapi-typescript, tsc), as the browser tests' chromium.
 
 Their versions are pinned by tests/api/npm/package.json and package-lock.json; ``npm ci`` installs them once
-into .cache/npm-tools/ (ignored by git) and again only when the lock file changes. Without node or npm, or
-when the install fails (no network, say), the tests that need them are skipped, saying why.
+into .cache/npm-tools/ (ignored by git) and again only when the lock file changes; a lock file keeps the suite's
+parallel workers (pytest-xdist) from installing at once. Without node or npm, or when the install fails (no
+network, say), the tests that need them are skipped, saying why.
 """
 
+import fcntl
 import hashlib
 import shutil
 import subprocess
@@ -23,13 +25,19 @@ def npm_tools_missing_reason() -> str | None:
     for program in ("node", "npm"):
         if shutil.which(program) is None:
             return f"no {program} on PATH (apt-get install nodejs npm): the npm tools' tests skipped"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / ".install-lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another worker installing: wait for it, then find the tools installed
+        return _install()
+
+
+def _install() -> str | None:
     lock = (PINNED / "package-lock.json").read_bytes()
     digest = hashlib.sha256(lock + (PINNED / "package.json").read_bytes()).hexdigest()
     stamp = CACHE / ".installed"
     if stamp.exists() and stamp.read_text() == digest and all((CACHE / "node_modules/.bin" / t).exists()
                                                                 for t in TOOLS):
         return None
-    CACHE.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copy(PINNED / name, CACHE / name)
     try:

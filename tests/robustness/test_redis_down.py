@@ -25,7 +25,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.celery_worker]  # celery_worker
 def down(settings, private_redis):
     """The service wired to a private Redis that answered once and is now dead."""
     redis_settings(settings, private_redis.url)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     with celery_against(private_redis.url) as app:
         cache.set("faults-probe", 1)  # the cache works while Redis is up
         assert cache.get("faults-probe") == 1

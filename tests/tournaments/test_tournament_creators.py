@@ -19,11 +19,6 @@ BODY = {"name": "Gentse Beker", "variant": "belgian-manille", "format": "swiss",
         "options": {}, "public": True}
 
 
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def people(db):
     club = ClubFactory(name="De Zwarte Kat")

@@ -17,7 +17,6 @@ def _site_settings(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "web-tests"}}
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Emptied for each test: a local-memory cache of one name is shared by the process, and counters keyed by
     # ids that SQLite gives again after a rollback (a match's request allowance) would carry over.
     from django.core.cache import cache

@@ -28,7 +28,7 @@ from webhooks.targets import (BENCHMARKING, LINK_LOCAL, LOOPBACK, MULTICAST, PRI
                               TargetRefused, check_url, refusal)
 from webhooks.tasks import deliver_task
 
-from .conftest import Receiver
+from .conftest import POLL_SECONDS, Receiver
 
 pytestmark = pytest.mark.django_db
 
@@ -380,7 +380,7 @@ class TLSReceiver:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(POLL_SECONDS,), daemon=True)
         self.thread.start()
 
     def close(self):

@@ -82,13 +82,17 @@ def test_sign_in_on_a_phone_a_refusal_then_my_tournaments(browser, server, organ
 
 def test_the_form_shows_the_chosen_variants_options_and_sorts_the_standings_order(
         browser, server, organizer, tmp_path):  # noqa: F811
+    from playwright.sync_api import expect
+
     page = browser.new_page(viewport=PHONE)
     sign_in(page, server, "organizer", "organizer")
     page.wait_for_url(f"{server.url}/my/")
     page.click("text=New tournament")
     belgian = page.locator('.house-options[data-variant="belgian-manille"]')
     spanish = page.locator('.house-options[data-variant="spanish-manilla"]')
-    assert belgian.is_visible() and not spanish.is_visible()
+    # The form's script hides the other variants' options once it runs: wait for it (the page may still load).
+    expect(spanish).to_be_hidden()
+    expect(belgian).to_be_visible()
     assert page.get_attribute("#id_best_of", "placeholder") == "3"
     shot(page, tmp_path, "form-belgian-390")
     page.set_viewport_size(DESKTOP)
@@ -109,10 +113,11 @@ def test_the_form_shows_the_chosen_variants_options_and_sorts_the_standings_orde
     page.check("#tb-sonneborn_berger")
     page.fill("#id_o_spanish_manilla__target", "0")
     page.click(".ws-submit button")
-    assert page.locator("#form-errors").is_visible()
+    expect(page.locator("#form-errors")).to_be_visible()  # the refusal's page, once it has loaded
     assert page.locator(".field.has-error").count() == 1
     assert page.locator(".field.has-error #id_o_spanish_manilla__target").count() == 1
-    assert spanish.is_visible() and not belgian.is_visible()  # the chosen variant stays chosen
+    expect(belgian).to_be_hidden()  # the chosen variant stays chosen
+    expect(spanish).to_be_visible()
     order = page.eval_on_selector_all(".sortable .sort-item", "els => els.map(e => e.dataset.value)")
     assert order[:2] == ["match_points", "buchholz"]  # the order survives the refusal
     shot(page, tmp_path, "form-spanish-error-390")

@@ -1,0 +1,45 @@
+"""The suite's own settings (tests/settings.py): each pytest-xdist worker on its own Redis database, and PostgreSQL's
+flush after a transactional test (tests/postgresql) leaving every table empty, the rows its triggers add included."""
+
+import pytest
+from django.core.management.color import no_style
+from django.db import connection
+
+from tests.settings import worker_redis_url
+from tests.web.conftest import make_tournament
+from tournaments.models import Match, StandingsChange
+
+
+@pytest.mark.parametrize(("url", "worker", "moved"), [
+    ("redis://127.0.0.1:6379/0", "gw0", "redis://127.0.0.1:6379/0"),
+    ("redis://127.0.0.1:6379/0", "gw1", "redis://127.0.0.1:6379/1"),
+    ("redis://127.0.0.1:6379/8", "gw3", "redis://127.0.0.1:6379/11"),
+    ("redis://127.0.0.1:6379", "gw2", "redis://127.0.0.1:6379/2"),
+    ("redis://:secret@cache.example:6380/4", "gw1", "redis://:secret@cache.example:6380/5"),
+])
+def test_each_worker_has_a_redis_database_of_its_own(url, worker, moved):
+    assert worker_redis_url(url, worker) == moved
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_flush_empties_every_table_and_what_its_triggers_wrote():
+    if connection.vendor != "postgresql":
+        pytest.skip("the DELETE flush is PostgreSQL's (SQLite's flush is Django's own DELETE)")
+    tournament = make_tournament(4)
+    Match.objects.filter(round__tournament=tournament).update(points_ns=37)  # a change row each, none recomputed
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    statements = connection.ops.sql_flush(no_style(), tables)
+    assert all(sql.startswith("DELETE FROM ") for sql in statements)
+    assert StandingsChange.objects.exists()
+    # The change rows and the tournaments deleted first (a deleted tournament takes its change rows with it):
+    # deleting the matches, rounds and entries after them writes new ones.
+    statements.sort(key=lambda sql: ('"tournaments_standingschange"' not in sql,
+                                     '"tournaments_tournament"' not in sql))
+    connection.ops.execute_sql_flush(statements)
+    with connection.cursor() as cursor:
+        filled = []
+        for table in tables:
+            cursor.execute(f"SELECT count(*) FROM {connection.ops.quote_name(table)}")
+            if cursor.fetchone()[0]:
+                filled.append(table)
+    assert filled == []
