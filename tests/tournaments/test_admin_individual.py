@@ -36,7 +36,7 @@ def test_an_individual_events_page_shows_its_players_by_start_number_and_its_pai
     page = admin_client.get(url(Tournament, "change", tournament.pk))
     assert page.status_code == 200
     inlines = {i.formset.model.__name__: i for i in page.context["inline_admin_formsets"]}
-    assert set(inlines) == {"Entry", "KeptApart", "Round"}
+    assert set(inlines) == {"Entry", "KeptApart", "Stage", "Round"}
     entries = inlines["Entry"]
     assert [f.instance.start_number for f in entries.formset.forms if f.instance.pk] == list(range(1, 10))
     assert "start_number" in entries.formset.forms[0].fields and "team" not in entries.formset.forms[0].fields
@@ -52,7 +52,7 @@ def test_a_team_events_page_keeps_its_team_entries(admin_client):
     EntryFactory(tournament=tournament)
     page = admin_client.get(url(Tournament, "change", tournament.pk))
     inlines = {i.formset.model.__name__: i for i in page.context["inline_admin_formsets"]}
-    assert set(inlines) == {"Entry", "Round"} and "team" in inlines["Entry"].formset.forms[0].fields
+    assert set(inlines) == {"Entry", "Stage", "Round"} and "team" in inlines["Entry"].formset.forms[0].fields
 
 
 def test_a_rounds_page_shows_its_tables_seats_and_every_draw(admin_client, event):

@@ -123,8 +123,11 @@ class TournamentAdmin(ScopedAdmin):
     change_form_template = "admin/tournaments/tournament/change_form.html"
 
     def get_inlines(self, request, obj):
-        """An individual event's page also keeps its players apart."""
-        if obj is not None and obj.is_individual:
+        """An individual event's page also keeps its players apart. The stages show on an event's page, not on the
+        add page: saving the event makes its stage 1 (a read-only formset there would only ask for its form)."""
+        if obj is None:
+            return [inline for inline in self.inlines if inline is not StageInline]
+        if obj.is_individual:
             return [EntryInline, KeptApartInline, StageInline, RoundInline]
         return self.inlines
 
