@@ -583,18 +583,25 @@ def make_plan(*, rng: random.Random, base: str, data: dict, viewers: int, ramp: 
                         for m, t in zip(data["matches"], data["tokens"], strict=True)]}
 
 
-def night(plan: dict, parts: list[dict], bench: Bench, logs: Logs) -> dict:
-    """Run one night of ``plan`` (``start``, ``end`` and what the generators read) in one generator process per
-    ``parts`` entry; return the merged record and the servers' figures."""
-    start = plan["start"]
+def spawn_generators(target, plan: dict, parts: list[dict]) -> tuple[list, list]:
+    """Start one load-generator process a ``parts`` entry, each ``target(plan, part, pipe)``; return the pipes
+    they answer on and the processes."""
     ctx = multiprocessing.get_context("spawn")
     pipes, procs = [], []
     for part in parts:
         ours, theirs = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=generator, args=(plan, part, theirs), daemon=True)
+        proc = ctx.Process(target=target, args=(plan, part, theirs), daemon=True)
         proc.start()
         pipes.append(ours)
         procs.append(proc)
+    return pipes, procs
+
+
+def night(plan: dict, parts: list[dict], bench: Bench, logs: Logs) -> dict:
+    """Run one night of ``plan`` (``start``, ``end`` and what the generators read) in one generator process per
+    ``parts`` entry; return the merged record and the servers' figures."""
+    start = plan["start"]
+    pipes, procs = spawn_generators(generator, plan, parts)
     logs.mark()
     sampler = ConnectionSampler(bench.db_admin, bench.name)
     sampler.start()

@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import random
 import resource
@@ -43,7 +42,7 @@ import time
 import uuid
 from collections import Counter, defaultdict
 
-from _night import Bench, Logs, cpu_seconds, machine_busy, now, pct, played_hand, sleep_until
+from _night import Bench, Logs, cpu_seconds, machine_busy, now, pct, played_hand, sleep_until, spawn_generators
 from _servers import group_pids
 
 GRACE_SECONDS = 30.0  # after the last hand: the events still on their way (a busy machine delays a few seconds)
@@ -280,14 +279,7 @@ def night(args, bench: Bench, logs: Logs, data: dict, tokens: list[str]) -> bool
                                                                                        data["tokens"], strict=True)]
     parts = [{"tables": tables if i == 0 else [], "subscribers": list(range(i, len(tokens), args.generators))}
              for i in range(args.generators)]
-    ctx = multiprocessing.get_context("spawn")
-    pipes, procs = [], []
-    for part in parts:
-        ours, theirs = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=generator, args=(plan, part, theirs), daemon=True)
-        proc.start()
-        pipes.append(ours)
-        procs.append(proc)
+    pipes, procs = spawn_generators(generator, plan, parts)
     logs.mark()
     live = group_pids({bench.production.processes[1].pid})
     servers = bench.server_pids()

@@ -130,12 +130,13 @@ def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=
     raise Http404
 
 
-def render_region(kind: str, pk: int, lang: str, user=None) -> str:
+def render_region(kind: str, pk: int, lang: str, user=None, **loaded) -> str:
     """Return a region's inner HTML in language ``lang`` (Http404 when missing or hidden from ``user``).
 
-    The rendering is the same for everyone who may see it; ``user`` only decides whether they may.
+    The rendering is the same for everyone who may see it; ``user`` only decides whether they may. ``loaded``:
+    rows a page's view has read already (``_context``'s keywords).
     """
-    template, ctx = _context(kind, pk, user=user)
+    template, ctx = _context(kind, pk, user=user, **loaded)
     with translation.override(lang):
         return render_to_string(template, ctx)
 
@@ -191,7 +192,7 @@ def unpacked(packed: bytes) -> str:
     return gzip.decompress(packed).decode()
 
 
-def kept_rendering(kind: str, pk: int, lang: str, stamp: str, user=None) -> tuple[bytes, str]:
+def kept_rendering(kind: str, pk: int, lang: str, stamp: str, user=None, **loaded) -> tuple[bytes, str]:
     """A visitor's rendering of a public region under its version stamps ``stamp``: ``(its HTML gzipped, the stamps
     it shows)``.
 
@@ -209,7 +210,7 @@ def kept_rendering(kind: str, pk: int, lang: str, stamp: str, user=None) -> tupl
         key = "live:r2:" + hashlib.sha256(f"{kind}|{pk}|{lang}|{stamp}".encode()).hexdigest()[:40]
         packed = _cached(key)
         if packed is None:
-            packed = _packed(render_region(kind, pk, lang, user))
+            packed = _packed(render_region(kind, pk, lang, user, **loaded))
             _keep(key, packed)
         return packed, stamp
     key = f"live:w2:{kind}:{pk}:{lang}"  # "2": compressed, unlike the keys of before
@@ -220,16 +221,16 @@ def kept_rendering(kind: str, pk: int, lang: str, stamp: str, user=None) -> tupl
         if shown == stamp or now - at < wide_seconds(took) or not _may_render(key + ":lock"):
             return packed, shown
         try:
-            packed = _render_wide(key, kind, pk, lang, stamp, user, now)
+            packed = _render_wide(key, kind, pk, lang, stamp, user, now, loaded)
         finally:
             _render_done(key + ":lock")
         return packed, stamp
-    return _render_wide(key, kind, pk, lang, stamp, user, now), stamp
+    return _render_wide(key, kind, pk, lang, stamp, user, now, loaded), stamp
 
 
-def _render_wide(key: str, kind: str, pk: int, lang: str, stamp: str, user, now: float) -> bytes:
+def _render_wide(key: str, kind: str, pk: int, lang: str, stamp: str, user, now: float, loaded: dict) -> bytes:
     began = time.perf_counter()
-    packed = _packed(render_region(kind, pk, lang, user))
+    packed = _packed(render_region(kind, pk, lang, user, **loaded))
     _keep(key, (stamp, now, packed, time.perf_counter() - began))
     return packed
 
@@ -238,10 +239,11 @@ def region_html(kind: str, pk: int, lang: str, *, stamp: str | None = None, **lo
     """Return a region's first rendering for its page: kind, pk, html and ETag (``loaded``: rows the view has).
 
     ``stamp``: a visitor's page of a public tournament, under these version stamps: the region is the kept
-    rendering the visitor's polls get (``kept_rendering``), with the ETag they are answered with.
+    rendering the visitor's polls get (``kept_rendering``, made from ``loaded`` when none is kept), with the
+    ETag they are answered with.
     """
     if stamp is not None:
-        packed, shown = kept_rendering(kind, pk, lang, stamp)
+        packed, shown = kept_rendering(kind, pk, lang, stamp, **loaded)
         html = unpacked(packed)
         return {"kind": kind, "pk": pk, "html": html, "etag": stamped_etag(kind, pk, lang, shown)}
     template, ctx = _context(kind, pk, **loaded)

@@ -5,6 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+class Refusal(ValueError):
+    """A refusal of the pure logic: a code and its params (``tournaments.refusals`` puts them in words, in the
+    reader's language). The draw's ``DrawError`` and the stages' ``StageError`` are its kinds."""
+
+    def __init__(self, code: str, params: dict | None = None):
+        self.code = code
+        self.params = dict(params or {})
+        super().__init__(code, self.params)
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.params}"
+
+
 @dataclass(frozen=True, slots=True)
 class TeamState:
     """One team as the Swiss pairing sees it before a round."""

@@ -8,12 +8,8 @@ from tournaments.models import Club, Entry, Standing, StandingsSnapshot, TaskRec
 NUMBERS = ("played", "won", "drawn", "lost", "match_points", "games_won", "games_lost", "points_for", "points_against")
 
 
-def _numbers(s: Standing, metrics: list[str]) -> dict:
-    return {**{name: getattr(s, name) for name in NUMBERS}, "tiebreaks": _ordered(s.tiebreaks, metrics)}
-
-
-def _row_numbers(row: dict, metrics: list[str]) -> dict:
-    """``_numbers`` of a row read as values."""
+def _numbers(row: dict, metrics: list[str]) -> dict:
+    """A saved row's numbers and tiebreaks, from its values (or a ``Standing``'s, ``vars(standing)``)."""
     return {**{name: row[name] for name in NUMBERS}, "tiebreaks": _ordered(row["tiebreaks"], metrics)}
 
 
@@ -34,7 +30,7 @@ def standings_for(tournament: Tournament) -> dict:
         numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
                        .values_list("player_id", "start_number"))
         rows = [
-            {"rank": s["rank"], "player": s["player_id"], **_row_numbers(s, metrics),
+            {"rank": s["rank"], "player": s["player_id"], **_numbers(s, metrics),
              "start_number": numbers.get(s["player_id"]),
              "player_detail": {"id": s["player_id"], "name": s["player__name"],
                                "club": None if s["player__club_id"] is None
@@ -44,7 +40,7 @@ def standings_for(tournament: Tournament) -> dict:
         ]
     else:
         rows = [
-            {"rank": s["rank"], "team": s["team_id"], **_row_numbers(s, metrics),
+            {"rank": s["rank"], "team": s["team_id"], **_numbers(s, metrics),
              "team_detail": {"id": s["team_id"], "name": s["team__name"],
                              "club": {"id": s["team__club_id"], "name": s["team__club__name"]}}}
             for s in saved.filter(team__isnull=False).values(
@@ -87,7 +83,7 @@ def player_standing(tournament: Tournament, player_id: int) -> dict | None:
         return None
     number = Entry.objects.filter(tournament=tournament, player_id=player_id).values_list("start_number",
                                                                                         flat=True).first()
-    return {"rank": s.rank, "player": s.player_id, **_numbers(s, individual_ranking(tournament)),
+    return {"rank": s.rank, "player": s.player_id, **_numbers(vars(s), individual_ranking(tournament)),
             "start_number": number,
             "player_detail": {"id": s.player_id, "name": s.player.name, "club": None if s.player.club_id is None
                               else {"id": s.player.club_id, "name": s.player.club.name}}}

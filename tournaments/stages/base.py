@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 
+from tournaments.pairing.types import Refusal
+
 #: Bumped whenever a rule of the stages logic changes an outcome (a seeding, a cut, a bracket): the lottery
 #: hashes it, so a stage closed under one version is recomputed by the rules that closed it.
 STAGES_VERSION = "1"
@@ -16,16 +18,8 @@ FORMATS: dict[str, tuple[str, ...]] = {
 }
 
 
-class StageError(ValueError):
-    """A refusal: a code and its params (``tournaments.refusals`` puts them in words), like the draw's ``DrawError``."""
-
-    def __init__(self, code: str, params: dict | None = None):
-        self.code = code
-        self.params = dict(params or {})
-        super().__init__(code, self.params)
-
-    def __str__(self) -> str:
-        return f"{self.code} {self.params}"
+class StageError(Refusal):
+    """A refusal of the stages logic: a code and its params (``tournaments.refusals`` puts them in words)."""
 
 
 class Lottery:

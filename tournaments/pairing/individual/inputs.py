@@ -11,21 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tournaments.pairing.types import Refusal
+
 #: Bumped whenever the algorithm changes, so that a stored draw is re-derived by the algorithm that made it.
 DRAW_VERSION = "1"
 FORMATS = ("tables", "swiss")
 
 
-class DrawError(ValueError):
-    """A refusal: a code and its params (the callers put them in words, in the reader's language)."""
-
-    def __init__(self, code: str, params: dict | None = None):
-        self.code = code
-        self.params = dict(params or {})
-        super().__init__(code, self.params)
-
-    def __str__(self) -> str:
-        return f"{self.code} {self.params}"
+class DrawError(Refusal):
+    """A refusal of the draw: a code and its params (the callers put them in words, in the reader's language)."""
 
 
 @dataclass(frozen=True)
