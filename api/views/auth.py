@@ -24,6 +24,7 @@ from ..models import AuthToken
 from ..serializers.registry import UserSerializer
 from ..throttling import TokenThrottle
 from ..tokens import token_create, token_revoke, tokens_of, tokens_purge_expired
+from .common import PAGINATION, page_of
 
 
 class LockedOut(exceptions.Throttled):
@@ -137,11 +138,13 @@ class TokenListView(APIView):
     """The signed-in user's tokens (never their keys)."""
 
     permission_classes = [IsAuthenticated]
+    pagination_class = PAGINATION  # the schema's page
 
     @extend_schema(summary="Your tokens: device, created, expiry", responses=TokenInfoSerializer(many=True))
     def get(self, request, *args, **kwargs):
         tokens_purge_expired(user=request.user)
-        return Response(TokenInfoSerializer(tokens_of(request.user), many=True, context={"request": request}).data)
+        return page_of(request, tokens_of(request.user),
+                       lambda page: TokenInfoSerializer(page, many=True, context={"request": request}).data, view=self)
 
 
 class TokenDetailView(APIView):
