@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from config.auth import cool_off_seconds, lockout_message
 
 from ..models import AuthToken
+from ..serializers.refs import detail_field
 from ..serializers.registry import UserSerializer
 from ..throttling import TokenThrottle
 from ..tokens import token_create, token_revoke, tokens_of, tokens_purge_expired
@@ -161,11 +162,17 @@ class TokenDetailView(APIView):
 
 class MeSerializer(UserSerializer):
     managed_clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    managed_clubs_detail = detail_field("managed_clubs", many=True, help_text="The clubs you manage: id and name.")
     organized_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    organized_tournaments_detail = detail_field("organized_tournaments", many=True,
+                                                help_text="The tournaments you organize: id and name.")
     scorekept_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    scorekept_tournaments_detail = detail_field("scorekept_tournaments", many=True,
+                                                help_text="The tournaments you keep score of: id and name.")
 
     class Meta(UserSerializer.Meta):
-        fields = [*UserSerializer.Meta.fields, "managed_clubs", "organized_tournaments", "scorekept_tournaments"]
+        fields = [*UserSerializer.Meta.fields, "managed_clubs", "managed_clubs_detail", "organized_tournaments",
+                  "organized_tournaments_detail", "scorekept_tournaments", "scorekept_tournaments_detail"]
         read_only_fields = fields
 
 

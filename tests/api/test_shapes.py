@@ -88,6 +88,13 @@ def test_entries_teams_players_and_tournaments_name_what_they_refer_to(match, to
     assert found["scorekeepers_detail"] == []
 
 
+def test_who_am_i_names_what_i_manage_organize_and_keep_score_of(organizer, tournament, club):
+    club.managers.add(organizer)
+    me = client_for(organizer).get("/api/v1/auth/me/").json()
+    assert me["managed_clubs"] == [club.pk] and me["managed_clubs_detail"] == [_ref(club)]
+    assert me["organized_tournaments_detail"] == [_ref(tournament)] and me["scorekept_tournaments_detail"] == []
+
+
 def test_a_team_created_answers_its_details(manager, club):
     players = [PlayerFactory(club=club, name=name) for name in ("An Peeters", "Bram Claes")]
     team = client_for(manager).post("/api/v1/teams/", {"name": "De Manilles", "club": club.pk,
