@@ -1,12 +1,14 @@
 """django-filter filter sets of the lists."""
 
+import re
+
 import django_filters
 from django import forms
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import filters
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, ValidationError
 
 from tournaments.models import Club, Entry, Hand, Match, Player, RoundSeat, Team, Tournament
 
@@ -30,6 +32,44 @@ class BooleanFilter(django_filters.TypedChoiceFilter):
         kwargs.setdefault("choices", [(v, v) for v in ("true", "false", "True", "False", "1", "0")])
         kwargs.setdefault("coerce", lambda value: value in ("true", "True", "1"))
         super().__init__(*args, **kwargs)
+
+
+#: A tournament named in a query: its id (digits) or its slug, as in a URL (api.views.tournaments.TOURNAMENT_REF).
+TOURNAMENT_REF_PATTERN = r"^(?:[0-9]{1,19}|[-a-zA-Z0-9_]{1,180})$"
+
+
+class TournamentRefField(forms.CharField):
+    """A tournament's id or its slug; the lookup that finds it (``{"pk": 12}`` or ``{"slug": "…"}``). All digits
+    is an id (as in a URL); an id no tournament can have (0, beyond 2**63 - 1) finds nothing."""
+
+    default_error_messages = {"invalid": "Give a tournament's id or slug."}
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        if not re.fullmatch(TOURNAMENT_REF_PATTERN, value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        if value.isdigit():
+            return {"pk": int(value) if 1 <= int(value) <= 2**63 - 1 else None}
+        return {"slug": value}
+
+
+@extend_schema_field({"type": "string", "pattern": TOURNAMENT_REF_PATTERN, "maxLength": 180,
+                      "description": "The tournament's id or its slug (`12` or `gentse-beker`)."})
+class TournamentRefFilter(django_filters.Filter):
+    """``?tournament=`` by id or slug (docs/api.md: a slug works wherever an id does). ``field_name``: the path to
+    the tournament (``round__tournament``)."""
+
+    field_class = TournamentRefField
+
+    def filter(self, qs, value):
+        if not value:
+            return qs
+        (key, found), = value.items()
+        if found is None:
+            return qs.none()
+        return qs.filter(**{f"{self.field_name}__{key}": found})
 
 
 class ClubFilter(django_filters.FilterSet):
@@ -87,7 +127,7 @@ class EntryFilter(django_filters.FilterSet):
 
 
 class MatchFilter(django_filters.FilterSet):
-    tournament = IdFilter(field_name="round__tournament")
+    tournament = TournamentRefFilter(field_name="round__tournament", label="Matches of this tournament (id or slug)")
     round = IdFilter(field_name="round__number", max_value=32767, label="Round number")
     team = IdFilter(method="filter_team", label="Matches of this team")
     player = IdFilter(method="filter_player", label="Matches of this player (seated, or in a team of the match)")
@@ -107,7 +147,17 @@ class MatchFilter(django_filters.FilterSet):
 
 
 class SearchFilter(filters.SearchFilter):
-    """DRF's ``?search=``, whose refusals (a null character) name the ``search`` parameter as their field."""
+    """DRF's ``?search=``, whose refusals (a null character) name the ``search`` parameter as their field; in the
+    schema only where the view searches something (``search_fields``)."""
+
+    def get_schema_operation_parameters(self, view):
+        if not getattr(view, "search_fields", None):
+            return []
+        found = super().get_schema_operation_parameters(view)
+        for parameter in found:
+            parameter["description"] = "A search term (or several, space-separated, all required) in: " + ", ".join(
+                f"`{name.lstrip('^=@$')}`" for name in view.search_fields) + "."
+        return found
 
     def get_search_terms(self, request):
         try:
@@ -118,8 +168,47 @@ class SearchFilter(filters.SearchFilter):
 
 class HandFilter(django_filters.FilterSet):
     match = IdFilter(field_name="game__match", label="Hands of this match")
-    tournament = IdFilter(field_name="game__match__round__tournament", label="Hands of this tournament (its id)")
+    tournament = TournamentRefFilter(field_name="game__match__round__tournament",
+                                     label="Hands of this tournament (id or slug)")
 
     class Meta:
         model = Hand
         fields = ["match", "tournament"]
+
+
+class OrderingFilter(filters.OrderingFilter):
+    """``?ordering=``: one of the view's ``ordering_fields``, ascending or with ``-`` descending; several separated
+    by commas. The values are listed in the schema (an ``enum``); any other is refused (400 ``invalid_choice`` on
+    ``ordering``; DRF ignored it). A view without ``ordering_fields`` has no ``ordering``.
+    """
+
+    @staticmethod
+    def choices(view) -> list[str]:
+        fields = getattr(view, "ordering_fields", None) or []
+        return [value for name in fields for value in (name, f"-{name}")]
+
+    def get_valid_fields(self, queryset, view, context=None):
+        return [(name, name) for name in getattr(view, "ordering_fields", None) or []]
+
+    def get_ordering(self, request, queryset, view):
+        params = request.query_params.get(self.ordering_param)
+        if params:
+            terms = [term.strip() for term in params.split(",")]
+            allowed = self.choices(view)
+            wrong = [term for term in terms if term not in allowed]
+            if wrong:
+                raise ValidationError({self.ordering_param: [ErrorDetail(
+                    f"{wrong[0]!r} is not a valid choice: {', '.join(allowed) or 'none'}.", code="invalid_choice")]})
+            return terms
+        return self.get_default_ordering(view)
+
+    def get_schema_operation_parameters(self, view):
+        allowed = self.choices(view)
+        if not allowed:
+            return []
+        return [{
+            "name": self.ordering_param, "required": False, "in": "query",
+            "description": "How to sort: a field, ascending, or with `-` descending (several, comma-separated, "
+                           "are accepted too).",
+            "schema": {"type": "string", "enum": allowed},
+        }]

@@ -11,6 +11,8 @@ from drf_standardized_errors.openapi_serializers import ClientErrorEnum, Validat
 from rest_framework import permissions, serializers
 from rest_framework.filters import SearchFilter
 
+from .filters import OrderingFilter
+
 from .openapi_http import HttpSchemaMixin
 
 RULE_CODES = (
@@ -83,6 +85,10 @@ class ErrorsAutoSchema(BaseAutoSchema):
                     isinstance(b, SearchFilter) or (isinstance(b, type) and issubclass(b, SearchFilter))
                     for b in self.get_filter_backends()):
                 errors.setdefault("search", set()).add("null_characters_not_allowed")
+            if OrderingFilter.choices(self.view) and any(
+                    isinstance(b, OrderingFilter) or (isinstance(b, type) and issubclass(b, OrderingFilter))
+                    for b in self.get_filter_backends()):
+                errors.setdefault("ordering", set()).add("invalid_choice")
             query = getattr(self.view, "query_serializer", None)
             for name, field in (query().fields.items() if query else ()):
                 errors.setdefault(name, set()).update(field.error_messages)
@@ -291,10 +297,11 @@ DESCRIPTIONS = {
                                          f"numbers; its clubs are ranked from their players. {_PUBLIC}",
     "v1_tasks_retrieve": "Follow a pairing task: `pending`, `running` (with progress), `succeeded` (with the "
                          "round's URL) or `failed` (with the reason). Visible to whoever sees the tournament.",
-    "v1_matches_list": f"The matches, filterable by tournament, round number, team, player and status, each with "
-                       f"its `players` by side and `bye`. {_PUBLIC}",
-    "v1_matches_retrieve": "The match scoreboard: both teams with their clubs and players (null in an individual "
-                           "event), the `players` of each side in every event, `bye`, status, games won, and "
+    "v1_matches_list": f"The matches, filterable by tournament (id or slug), round number, team, player and status, "
+                       f"searchable by team and player names, each with its `players` by side and `bye`. {_PUBLIC}",
+    "v1_matches_retrieve": "The match scoreboard: `tournament`, `ns` and `ew` as ids, each with its `_detail` "
+                           "(the teams with their clubs and players; null in an individual event), the `players` "
+                           "of each side in every event, `bye`, status, games won, and "
                            "per game every hand with its result and running totals, the next dealer and what the "
                            "next hand is worth. Cheap to poll: it answers an `ETag` and 304 to `If-None-Match`. "
                            + _PUBLIC,
@@ -420,13 +427,14 @@ EXAMPLE_RULE_REFUSAL = OpenApiExample(
 )
 EXAMPLE_STANDINGS = OpenApiExample(
     "Standings after two rounds", response_only=True, status_codes=["200"],
-    value={"computed_at": "2026-11-21T15:42:07Z",
+    value={"computed_at": "2026-11-21T15:42:07.118203+01:00", "count": 1, "next": None, "previous": None,
            "rows": [{"rank": 1, "team": 5, "played": 2, "won": 2, "drawn": 0, "lost": 0, "match_points": 4,
                      "games_won": 4, "games_lost": 1, "points_for": 468, "points_against": 301,
                      "tiebreaks": {"match_points": 4, "games_won": 4, "points_diff": 167, "buchholz": 2,
                                    "direct_encounter": 0},
                      "team_detail": {"id": 5, "name": "De Manilles", "club": {"id": 3, "name": "De Zwarte Kat"}}}],
-           "clubs": [{"club": 3, "club_name": "De Zwarte Kat", "rank": 1, "teams": 1, "percentage": 100.0}]},
+           "clubs": [{"club": 3, "club_detail": {"id": 3, "name": "De Zwarte Kat"}, "club_name": "De Zwarte Kat",
+                      "rank": 1, "teams": 1, "percentage": 100.0}]},
 )
 EXAMPLE_TOURNAMENT = OpenApiExample(
     "Gentse Beker", request_only=True,

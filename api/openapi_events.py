@@ -21,17 +21,27 @@ class EventTeamSerializer(serializers.Serializer):
 
 class EventTournamentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    slug = serializers.CharField()
     name = serializers.CharField()
+    slug = serializers.CharField()
 
 
-class EventMatchSerializer(serializers.Serializer):
+class EventSidesSerializer(serializers.Serializer):
+    """A match's teams in an event: ids with their ``_detail`` (``{id, name}``), as the API's answers have them."""
+
+    ns = serializers.IntegerField(allow_null=True, help_text="The first team's id; null in an individual event.")
+    ns_detail = EventTeamSerializer(allow_null=True, help_text="The first team: id and name; null in an individual "
+                                                               "event.")
+    ew = serializers.IntegerField(allow_null=True, help_text="The second team's id; null for a bye and in an "
+                                                             "individual event.")
+    ew_detail = EventTeamSerializer(allow_null=True, help_text="The second team: id and name; null for a bye and in "
+                                                               "an individual event.")
+
+
+class EventMatchSerializer(EventSidesSerializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField(help_text="The round's number.")
     table = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    ns = EventTeamSerializer(allow_null=True, help_text="The first team; null in an individual event.")
-    ew = EventTeamSerializer(allow_null=True, help_text="The second team; null for a bye and in an individual event.")
     bye = serializers.BooleanField(help_text="A team event's bye (no second team); an individual event has none.")
     players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     games_won = SideIntsSerializer()
@@ -57,11 +67,9 @@ class EventHandRefSerializer(serializers.Serializer):
     number = serializers.IntegerField(allow_null=True)
 
 
-class EventRoundMatchSerializer(serializers.Serializer):
+class EventRoundMatchSerializer(EventSidesSerializer):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
-    ns = EventTeamSerializer(allow_null=True, help_text="The first team; null in an individual event.")
-    ew = EventTeamSerializer(allow_null=True, help_text="The second team; null for a bye and in an individual event.")
     bye = serializers.BooleanField()
     players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     status = serializers.ChoiceField(choices=Match.Status.choices)
@@ -91,13 +99,15 @@ class EventStandingNumbersSerializer(serializers.Serializer):
 class EventStandingSerializer(EventStandingNumbersSerializer):
     """A team's row."""
 
-    team = EventTeamSerializer()
+    team = serializers.IntegerField(help_text="The team's id.")
+    team_detail = EventTeamSerializer(help_text="The team: id and name.")
 
 
 class EventPlayerStandingSerializer(EventStandingNumbersSerializer):
     """An individual event's row: ``player`` instead of ``team``."""
 
-    player = EventTeamSerializer(help_text="The player: id and name.")
+    player = serializers.IntegerField(help_text="The player's id.")
+    player_detail = EventTeamSerializer(help_text="The player: id and name.")
 
 
 class HandEventDataSerializer(serializers.Serializer):
@@ -134,8 +144,10 @@ def _envelope(name: str, event: str, data: type[serializers.Serializer]) -> type
         "id": serializers.UUIDField(help_text="The event's id, also in `X-Manille-Delivery`; the same on every "
                                               "retry of a delivery."),
         "event": serializers.ChoiceField(choices=[(event, event)]),
-        "created": serializers.DateTimeField(help_text="When the event happened."),
-        "tournament": EventTournamentSerializer(),
+        "created": serializers.DateTimeField(help_text="When the event happened, in the server's zone with its "
+                                                       "offset."),
+        "tournament": serializers.IntegerField(help_text="The tournament's id."),
+        "tournament_detail": EventTournamentSerializer(help_text="The tournament: id, name and slug."),
         "data": data(),
     }
     return type(name, (serializers.Serializer,), fields)

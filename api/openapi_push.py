@@ -53,7 +53,10 @@ class PushReadySerializer(serializers.Serializer):
     event = serializers.ChoiceField(choices=[("ready", "ready")])
     replayed = serializers.IntegerField(help_text="How many events were replayed before it (after a `Last-Event-ID`).")
     kept_seconds = serializers.IntegerField(help_text="How far back a reconnection can replay.")
-    tournament = EventTournamentSerializer(allow_null=True, help_text="The tournament followed; null: all you may see.")
+    tournament = serializers.IntegerField(allow_null=True, help_text="The id of the tournament followed; null: all "
+                                                                     "you may see.")
+    tournament_detail = EventTournamentSerializer(allow_null=True, help_text="The tournament followed: id, name and "
+                                                                             "slug; null: all you may see.")
 
 
 class PushResetSerializer(serializers.Serializer):

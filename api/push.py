@@ -175,7 +175,8 @@ class Session:
                                                       "kept_seconds": settings.PUSH_REPLAY_SECONDS}))
         frames.append(control_frame(self.cursor, {"event": "ready", "replayed": replayed,
                                                   "kept_seconds": settings.PUSH_REPLAY_SECONDS,
-                                                  "tournament": self.tournament}))
+                                                  "tournament": self._followed(),
+                                                  "tournament_detail": self.tournament}))
         return [b"retry: 5000\n\n", *frames]
 
     def _followed(self) -> int | None:

@@ -317,7 +317,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "api.filters.SearchFilter",
-        "rest_framework.filters.OrderingFilter",
+        "api.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "api.openapi.AutoSchema",
     # JSON bodies only (issue 29): one content type a body, so generated clients send what the schema says.

@@ -8,7 +8,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from health_check.views import HealthCheckView
 
-from api.views.docs import LocalRedocView, SchemaView
+from api.views.docs import LocalRedocView, SchemaView, redoc_bundle_view
 
 HEALTH_CHECKS = ["health_check.checks.Database",
                  ("health_check.checks.Cache", {"timeout": timedelta(seconds=2)})]
@@ -49,6 +49,7 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script as a file: no inline script (Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", LocalRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/redoc/redoc.standalone.js", redoc_bundle_view, name="api-redoc-bundle"),
     path("api/v1/", include("api.urls")),
     path("healthz/", HealthView.as_view(checks=HEALTH_CHECKS), name="health"),
     path("i18n/", include("django.conf.urls.i18n")),

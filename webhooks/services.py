@@ -151,18 +151,27 @@ def _dump(data: dict) -> str:
 
 
 def _envelope(event: str, event_id, tournament: Tournament, data: dict) -> dict:
-    return {"id": str(event_id), "event": event, "created": timezone.now().isoformat(),
-            "tournament": {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name}, "data": data}
+    """An event's body. A reference is an id with its ``_detail`` (``{id, name, …}``), as in the API's answers,
+    and the time is written in the configured zone with its offset, as the API writes every time."""
+    return {"id": str(event_id), "event": event, "created": timezone.localtime().isoformat(),
+            "tournament": tournament.pk,
+            "tournament_detail": {"id": tournament.pk, "name": tournament.name, "slug": tournament.slug},
+            "data": data}
 
 
 def _team(team) -> dict | None:
     return None if team is None else {"id": team.pk, "name": team.name}
 
 
+def _sides(match: Match) -> dict:
+    """A match's teams: ``ns``, ``ew`` (ids; null in an individual event, ``ew`` for a bye) and their details."""
+    return {"ns": match.ns_id, "ns_detail": _team(match.ns), "ew": match.ew_id, "ew_detail": _team(match.ew)}
+
+
 def _match(match: Match) -> dict:
     """A match as the events send it: its teams (null in an individual event), its players by side and ``bye``."""
     return {"id": match.pk, "round": match.round.number, "table": match.table, "status": match.status,
-            "ns": _team(match.ns), "ew": _team(match.ew), "bye": match.is_bye, "players": match_players(match),
+            **_sides(match), "bye": match.is_bye, "players": match_players(match),
             "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
             "points": {"ns": match.points_ns, "ew": match.points_ew}, "winner": match.winner or None}
 
@@ -176,7 +185,8 @@ def _standings(tournament: Tournament) -> list[dict]:
     rows = Standing.objects.filter(tournament=tournament).order_by("position")
     key, rows = (("player", rows.filter(player__isnull=False).select_related("player")) if tournament.is_individual
                  else ("team", rows.filter(team__isnull=False).select_related("team")))
-    return [{"rank": r.rank, key: _player(r.player) if key == "player" else _team(r.team), "played": r.played,
+    return [{"rank": r.rank, key: getattr(r, f"{key}_id"),
+             f"{key}_detail": _player(r.player) if key == "player" else _team(r.team), "played": r.played,
              "won": r.won, "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
              "games_won": r.games_won, "points_for": r.points_for, "tiebreaks": r.tiebreaks} for r in rows]
 
@@ -232,9 +242,8 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
         matches = list(rnd.matches.select_related(*_MATCH_RELATED[1:]).order_by("table"))
         players = players_of_matches(matches)
         data = {"round": {"number": rnd.number, "status": rnd.status,
-                          "matches": [{"id": m.pk, "table": m.table, "ns": _team(m.ns), "ew": _team(m.ew),
-                                       "bye": m.is_bye, "players": players[m.pk], "status": m.status}
-                                      for m in matches],
+                          "matches": [{"id": m.pk, "table": m.table, **_sides(m), "bye": m.is_bye,
+                                       "players": players[m.pk], "status": m.status} for m in matches],
                           "sitting_out": sitting_out_ids([rnd])[rnd.pk] if rnd.tournament.is_individual else [],
                           "seed": rnd.seed or None}}
         return rnd.tournament, [(event, data)]

@@ -4,8 +4,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import CORRECTION_REASON_MAX, Game, Match
+from tournaments.selectors.matches import team_summary
 from tournaments.selectors.seats import match_players
 
+from .refs import RefSerializer, detail_field
 from .variants import (
     SEATS, SIDES, WINNERS, BonusSerializer, HandInputSerializer, PenaltySerializer,
     PlaySerializer, SideIntsSerializer,
@@ -47,13 +49,6 @@ class HandPatchSerializer(HandInputSerializer):
         required=False, allow_blank=True, max_length=CORRECTION_REASON_MAX, write_only=True,
         help_text="Optional: why the hand is corrected, kept in its history (`reason`: \"corrected: <reason>\").",
     )
-
-
-class RefSerializer(serializers.Serializer):
-    """An object named: its id and name."""
-
-    id = serializers.IntegerField()
-    name = serializers.CharField()
 
 
 class ClubRefSerializer(RefSerializer):
@@ -151,22 +146,32 @@ class ScoreboardGameSerializer(serializers.Serializer):
     hands = StoredHandSerializer(many=True)
 
 
-class TournamentRefSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+class TournamentRefSerializer(RefSerializer):
+    """A tournament named: id, name and variant."""
+
     variant = serializers.CharField()
+
+    class Meta:
+        ref_name = "TournamentRef"
 
 
 class ScoreboardSerializer(MatchStateSerializer):
     """The match scoreboard: where the match stands (as in a hand's answer), its teams and every game."""
 
-    tournament = TournamentRefSerializer()
+    tournament = serializers.IntegerField(help_text="The tournament's id.")
+    tournament_detail = TournamentRefSerializer(help_text="The tournament: id, name and variant.")
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     bye = serializers.BooleanField(help_text="True for a team event's bye (no second team); an individual event "
                                              "has no byes.")
-    ns = TeamRefSerializer(allow_null=True, help_text="The first team; null in an individual event (see `players`).")
-    ew = TeamRefSerializer(allow_null=True, help_text="The second team; null for a bye and in an individual event.")
+    ns = serializers.IntegerField(allow_null=True, help_text="The first team's id; null in an individual event (see "
+                                                             "`players`).")
+    ns_detail = TeamRefSerializer(allow_null=True, help_text="The first team with its club and players; null in an "
+                                                             "individual event.")
+    ew = serializers.IntegerField(allow_null=True, help_text="The second team's id; null for a bye and in an "
+                                                             "individual event.")
+    ew_detail = TeamRefSerializer(allow_null=True, help_text="The second team with its club and players; null for a "
+                                                             "bye and in an individual event.")
     players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     best_of = serializers.IntegerField()
     next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
@@ -204,14 +209,22 @@ class MatchPlayersMixin(serializers.Serializer):
 
 class MatchListSerializer(MatchPlayersMixin, serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="round.tournament_id", read_only=True)
+    tournament_detail = detail_field("round.tournament", shape=TournamentRefSerializer, allow_null=False,
+                                     build=lambda t: {"id": t.pk, "name": t.name, "variant": t.variant},
+                                     help_text="The tournament: id, name and variant.")
     round = serializers.IntegerField(source="round.number", read_only=True)
     winner = WinnerField()
     games_won = serializers.SerializerMethodField()
+    ns_detail = detail_field(shape=TeamSummarySerializer, build=team_summary,
+                             help_text="The first team: id, name and club; null in an individual event.")
+    ew_detail = detail_field(shape=TeamSummarySerializer, build=team_summary,
+                             help_text="The second team: id, name and club; null for a bye and in an individual "
+                                       "event.")
 
     class Meta:
         model = Match
-        fields = ["id", "tournament", "round", "table", "ns", "ew", "bye", "players", "status", "winner", "games_won",
-                  "updated_at"]
+        fields = ["id", "tournament", "tournament_detail", "round", "table", "ns", "ns_detail", "ew", "ew_detail",
+                  "bye", "players", "status", "winner", "games_won", "updated_at"]
         read_only_fields = fields
         extra_kwargs = {"updated_at": {"help_text": "When the match last changed (a hand entered, corrected or "
                                                     "deleted, a result, a pairing edit)."},
@@ -228,6 +241,8 @@ class HandHistorySerializer(serializers.Serializer):
     date = serializers.DateTimeField()
     change = serializers.ChoiceField(choices=["created", "changed", "deleted"])
     user = serializers.IntegerField(allow_null=True)
+    user_detail = RefSerializer(allow_null=True, help_text="Who made the change: id and name (their user name); "
+                                                           "null for the system.")
     reason = serializers.CharField(allow_null=True)
     hand = StoredHandSerializer(help_text="The hand as it was after this change.")
 

@@ -10,6 +10,7 @@ from tournaments.ranking.metrics import DEFAULT_METRICS
 
 from ..engine import get_variant
 from .individual import PlayerSummarySerializer, player_summary
+from .refs import RefSerializer, detail_field, ref
 from .variants import VARIANT_CHOICES
 
 User = get_user_model()
@@ -43,17 +44,21 @@ class ClubSerializer(serializers.ModelSerializer):
         many=True, queryset=User.objects.all(), required=False,
         help_text="User ids of the club's managers; the creator is added.",
     )
+    managers_detail = detail_field("managers", many=True, name_attr="username",
+                                   help_text="The managers: id and name (their user name).")
 
     class Meta:
         model = Club
-        fields = ["id", "name", "city", "managers", "created_at"]
+        fields = ["id", "name", "city", "managers", "managers_detail", "created_at"]
         read_only_fields = ["created_at"]
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    club_detail = detail_field(help_text="The player's club: id and name.")
+
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "licence"]
+        fields = ["id", "name", "club", "club_detail", "licence"]
         # A player without a club (individual events accept them) is registered by an organizer from the
         # workspace; through the API a player is registered in a club, whose managers keep them.
         extra_kwargs = {"club": {"required": True, "allow_null": False}}
@@ -65,14 +70,20 @@ class TeamSerializer(serializers.ModelSerializer):
         min_length=2, max_length=2,
         help_text="The two players' ids.",
     )
+    club_detail = detail_field(help_text="The team's club: id and name.")
+    players_detail = serializers.SerializerMethodField(help_text="The two players: id and name.")
 
     class Meta:
         model = Team
-        fields = ["id", "name", "club", "players"]
+        fields = ["id", "name", "club", "club_detail", "players", "players_detail"]
 
     def to_representation(self, instance):
-        return {"id": instance.pk, "name": instance.name, "club": instance.club_id,
-                "players": [instance.player_1_id, instance.player_2_id]}
+        return {"id": instance.pk, "name": instance.name, "club": instance.club_id, "club_detail": ref(instance.club),
+                "players": [instance.player_1_id, instance.player_2_id],
+                "players_detail": [ref(instance.player_1), ref(instance.player_2)]}
+
+    def get_players_detail(self, team) -> RefSerializer(many=True):  # the schema's; to_representation writes it
+        return [ref(team.player_1), ref(team.player_2)]
 
     def validate_players(self, players):
         if players[0].pk == players[1].pk:
@@ -119,13 +130,19 @@ class TournamentSerializer(serializers.ModelSerializer):
     )
     scorekeepers = serializers.PrimaryKeyRelatedField(many=True, queryset=User.objects.all(), required=False)
     sit_out_fixed = SitOutFixedField(required=False)
+    club_detail = detail_field(help_text="The club that holds the tournament: id and name; null for none.")
+    organizers_detail = detail_field("organizers", many=True, name_attr="username",
+                                     help_text="The organizers: id and name (their user name).")
+    scorekeepers_detail = detail_field("scorekeepers", many=True, name_attr="username",
+                                       help_text="The scorekeepers: id and name (their user name).")
 
     class Meta:
         model = Tournament
         fields = [
-            "id", "name", "slug", "club", "variant", "entry", "format", "rounds", "best_of", "match_length",
-            "match_games", "minutes", "at_time", "options", "public", "status",
-            "organizers", "scorekeepers", "tiebreaks", "points_win", "points_draw", "points_bye",
+            "id", "name", "slug", "club", "club_detail", "variant", "entry", "format", "rounds", "best_of",
+            "match_length", "match_games", "minutes", "at_time", "options", "public", "status",
+            "organizers", "organizers_detail", "scorekeepers", "scorekeepers_detail", "tiebreaks", "points_win",
+            "points_draw", "points_bye",
             "separate_clubs_rounds", "double_round_robin", "sit_out_score", "sit_out_fixed", "withdrawal",
             "club_best_n", "starts_on", "created_at",
         ]
@@ -179,11 +196,12 @@ class EntrySerializer(serializers.ModelSerializer):
         help_text="Individual events: the player's id (null in a team event's entries).")
     player_detail = serializers.SerializerMethodField(
         help_text="Individual events: the player with their club (null for a player without one); null for a team.")
+    team_detail = detail_field(help_text="Team events: the team, id and name; null in an individual event.")
 
     class Meta:
         model = Entry
-        fields = ["id", "team", "player", "start_number", "fixed_table", "reserve", "replaces", "seed", "withdrawn",
-                  "withdrawn_after_round", "player_detail", "created_at"]
+        fields = ["id", "team", "team_detail", "player", "start_number", "fixed_table", "reserve", "replaces", "seed",
+                  "withdrawn", "withdrawn_after_round", "player_detail", "created_at"]
         read_only_fields = ["replaces", "withdrawn", "withdrawn_after_round", "created_at"]
         extra_kwargs = {
             "seed": {"max_value": 100000, "help_text": "Team events: the seed of the first pairing."},

@@ -8,7 +8,8 @@ from tournaments.selectors.clock import round_clock
 from tournaments.selectors.matches import team_summary
 
 from .individual import ClockSerializer, PlayerSummarySerializer
-from .matches import MatchPlayersMixin, TeamSummarySerializer, WinnerField
+from .matches import ClubRefSerializer, MatchPlayersMixin, TeamSummarySerializer, WinnerField
+from .refs import RefSerializer
 
 
 class RoundMatchSerializer(MatchPlayersMixin, serializers.ModelSerializer):
@@ -94,6 +95,7 @@ class TaskStatusSerializer(serializers.Serializer):
     task = serializers.CharField()
     kind = serializers.ChoiceField(choices=TaskRecord.Kind.choices)
     tournament = serializers.IntegerField()
+    tournament_detail = RefSerializer(help_text="The tournament: id and name.")
     status = serializers.ChoiceField(choices=TaskRecord.Status.choices)
     progress = serializers.DictField(allow_null=True, help_text="While running: the stage reached.")
     round = serializers.URLField(allow_null=True, help_text="Once succeeded: the paired round.")
@@ -145,7 +147,9 @@ class StandingsRowField(serializers.Field):
 
 class ClubStandingSerializer(serializers.Serializer):
     club = serializers.IntegerField(help_text="The club's id.")
-    club_name = serializers.CharField(allow_null=True)
+    club_detail = ClubRefSerializer(allow_null=True, help_text="The club: id and name (null for a club deleted "
+                                                               "since).")
+    club_name = serializers.CharField(allow_null=True, help_text="Deprecated: `club_detail.name`.")
     rank = serializers.IntegerField()
     teams = serializers.IntegerField(help_text="How many of its teams count: those with a result.")
     percentage = serializers.FloatField(help_text="The average of its teams' match-point percentages, 0-100.")
@@ -155,7 +159,9 @@ class PlayersClubStandingSerializer(serializers.Serializer):
     """A club ranked from its players in an individual event (players without a club are left out)."""
 
     club = serializers.IntegerField(help_text="The club's id.")
-    club_name = serializers.CharField(allow_null=True)
+    club_detail = ClubRefSerializer(allow_null=True, help_text="The club: id and name (null for a club deleted "
+                                                               "since).")
+    club_name = serializers.CharField(allow_null=True, help_text="Deprecated: `club_detail.name`.")
     rank = serializers.IntegerField()
     players = serializers.IntegerField(help_text="How many of its players count (with `club_best_n`, at most N).")
     percentage = serializers.FloatField(help_text="Matches won over matches played, its players pooled (sit-outs "
@@ -181,6 +187,11 @@ _TEAMS_CLUB, _PLAYERS_CLUB = ClubStandingSerializer(), PlayersClubStandingSerial
 
 class StandingsSerializer(serializers.Serializer):
     computed_at = serializers.DateTimeField(allow_null=True, help_text="Null before the first computation.")
+    count = serializers.IntegerField(help_text="How many rows the whole standings have (`limit` and `offset` "
+                                               "aside).")
+    next = serializers.URLField(allow_null=True, help_text="The next rows (`limit` more); null at the end, and "
+                                                           "without `limit`.")
+    previous = serializers.URLField(allow_null=True, help_text="The rows before (`limit` fewer); null at the start.")
     rows = serializers.ListField(child=StandingsRowField(), help_text="In rank order: one row a team, or one row a "
                                                                       "player in an individual event.")
     clubs = serializers.ListField(child=ClubStandingsRowField(), help_text="Club standings.")

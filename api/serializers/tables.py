@@ -22,10 +22,14 @@ class TableSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     bye = serializers.BooleanField(help_text="True when the first team has a bye (no second team); an individual "
                                              "event has no byes.")
-    ns = TeamSummarySerializer(allow_null=True, help_text="The first team: id, name and club; null in an individual "
-                                                          "event (see `players`).")
-    ew = TeamSummarySerializer(allow_null=True, help_text="The second team; null for a bye and in an individual "
-                                                          "event.")
+    ns = serializers.IntegerField(allow_null=True, help_text="The first team's id; null in an individual event (see "
+                                                             "`players`).")
+    ns_detail = TeamSummarySerializer(allow_null=True, help_text="The first team: id, name and club; null in an "
+                                                                 "individual event.")
+    ew = serializers.IntegerField(allow_null=True, help_text="The second team's id; null for a bye and in an "
+                                                             "individual event.")
+    ew_detail = TeamSummarySerializer(allow_null=True, help_text="The second team: id, name and club; null for a bye "
+                                                                 "and in an individual event.")
     players = SidesPlayersSerializer(help_text="Each side's players, with their ids and names, in every event.")
     status = serializers.ChoiceField(choices=Match.Status.choices)
     result_status = serializers.ChoiceField(

@@ -21,9 +21,11 @@ from rest_framework.views import APIView
 from config.auth import cool_off_seconds, lockout_message
 
 from ..models import AuthToken
+from ..serializers.refs import detail_field
 from ..serializers.registry import UserSerializer
 from ..throttling import TokenThrottle
 from ..tokens import token_create, token_revoke, tokens_of, tokens_purge_expired
+from .common import PAGINATION, page_of
 
 
 class LockedOut(exceptions.Throttled):
@@ -137,11 +139,13 @@ class TokenListView(APIView):
     """The signed-in user's tokens (never their keys)."""
 
     permission_classes = [IsAuthenticated]
+    pagination_class = PAGINATION  # the schema's page
 
     @extend_schema(summary="Your tokens: device, created, expiry", responses=TokenInfoSerializer(many=True))
     def get(self, request, *args, **kwargs):
         tokens_purge_expired(user=request.user)
-        return Response(TokenInfoSerializer(tokens_of(request.user), many=True, context={"request": request}).data)
+        return page_of(request, tokens_of(request.user),
+                       lambda page: TokenInfoSerializer(page, many=True, context={"request": request}).data, view=self)
 
 
 class TokenDetailView(APIView):
@@ -158,11 +162,17 @@ class TokenDetailView(APIView):
 
 class MeSerializer(UserSerializer):
     managed_clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    managed_clubs_detail = detail_field("managed_clubs", many=True, help_text="The clubs you manage: id and name.")
     organized_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    organized_tournaments_detail = detail_field("organized_tournaments", many=True,
+                                                help_text="The tournaments you organize: id and name.")
     scorekept_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    scorekept_tournaments_detail = detail_field("scorekept_tournaments", many=True,
+                                                help_text="The tournaments you keep score of: id and name.")
 
     class Meta(UserSerializer.Meta):
-        fields = [*UserSerializer.Meta.fields, "managed_clubs", "organized_tournaments", "scorekept_tournaments"]
+        fields = [*UserSerializer.Meta.fields, "managed_clubs", "managed_clubs_detail", "organized_tournaments",
+                  "organized_tournaments_detail", "scorekept_tournaments", "scorekept_tournaments_detail"]
         read_only_fields = fields
 
 

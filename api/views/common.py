@@ -7,6 +7,9 @@ from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
 from rest_framework.serializers import Serializer
 from rest_framework.settings import api_settings
+
+#: The lists' pagination (``?page=``, 50 a page): every list of the API answers in its shape.
+PAGINATION = api_settings.DEFAULT_PAGINATION_CLASS
 from rest_framework.views import APIView
 
 
@@ -23,6 +26,17 @@ def validated(serializer: Serializer, data):
         if isinstance(detail, list) and len(detail) == 1 and getattr(detail[0], "code", None) == "null":
             detail = {api_settings.NON_FIELD_ERRORS_KEY: [exceptions.ErrorDetail("No data provided", code="null")]}
         raise exceptions.ValidationError(detail) from None
+
+
+def page_of(request, rows, serialize, view=None):
+    """``rows`` answered in the lists' one page style (``?page=``; ``count``, ``next``, ``previous``, ``results``).
+
+    For the lists an action or a plain view answers; ``serialize`` writes a page of rows. A view that answers this
+    way declares ``pagination_class = PAGINATION`` so that the schema describes the page.
+    """
+    paginator = PAGINATION()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    return paginator.get_paginated_response(serialize(page))
 
 
 def plain(data):

@@ -28,10 +28,11 @@ from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandListedSerializer, HandPatchSerializer,
     HandResultSerializer, HandTombstoneSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
 )
+from ..serializers.refs import ref, split
 from .changes import (
     UPDATED_AFTER, ChangesPagination, ChangesQueryMixin, changes_limit, changes_position, changes_response,
 )
-from .common import plain, validated
+from .common import PAGINATION, page_of, plain, validated
 from .conditional import VisitorNotModified, public_answer, versioned
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -73,7 +74,9 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
     filterset_class = MatchFilter
     ordering_fields = ["table", "id"]
     ordering = ["round__tournament", "round__number", "table"]
-    search_fields = []
+    # ?search= finds a match by its teams' names and its players' names (a team's two, an individual event's seats).
+    search_fields = ["ns__name", "ew__name", "ns__player_1__name", "ns__player_2__name", "ew__player_1__name",
+                     "ew__player_2__name", "seats__player__name"]
     conflict_methods = ("POST",)
     rule_methods = ("POST",)
     conditional_actions = ("retrieve",)  # ETag and 304 (the schema's If-None-Match: api/openapi_http.py)
@@ -86,7 +89,8 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
     def get_queryset(self):
         matches = visible_matches(self.request.user).select_related("round")
         if self.action == "list":  # a team event's players joined; an individual event's seats: one query a page
-            matches = matches.select_related("ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
+            matches = matches.select_related("round__tournament", "ns__club", "ew__club", "ns__player_1",
+                                             "ns__player_2", "ew__player_1", "ew__player_2")
         return matches
 
     def tournament_id_of(self, match) -> int:
@@ -124,7 +128,7 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
     )
     def retrieve(self, request, pk=None):
         def build():
-            return match_scoreboard(match_id=int(pk))
+            return split(match_scoreboard(match_id=int(pk)), "tournament", "ns", "ew")
 
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
             tournament_id, keys, parts = self.visitor_versions(request, self.kwargs) or (None, None, None)
@@ -208,6 +212,14 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
                         status=status.HTTP_201_CREATED)
 
 
+def _lookup(field_name: str, value) -> tuple[str, object]:
+    """A filter's lookup on the hands' deletions: an id, or a tournament's ``{"pk": …}`` or ``{"slug": …}``."""
+    if isinstance(value, dict):
+        (key, found), = value.items()
+        return (f"{field_name}__{key}", found) if found is not None else ("pk__in", [])
+    return field_name, value
+
+
 HAND_CHANGE = PolymorphicProxySerializer(
     component_name="HandChange", serializers=[HandListedSerializer, HandTombstoneSerializer],
     resource_type_field_name=None, many=True)
@@ -255,7 +267,8 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
         filterset = HandFilter(request.query_params, queryset=hands)
         filters = filterset.form.cleaned_data if filterset.is_valid() else {}  # refused by filter_queryset if not
         deletions = deleted_hands(tournaments=visible_tournaments(request.user)).filter(
-            **{HandFilter.base_filters[name].field_name: value for name, value in filters.items() if value})
+            **dict(_lookup(HandFilter.base_filters[name].field_name, value) for name, value in filters.items()
+                   if value))
         page = changed_since(rows=hands, deletions=deletions, position=position, limit=changes_limit())
         rows = [HandTombstoneSerializer(hand_tombstone(r)).data if kind == DELETION
                 else HandListedSerializer(hand_listed(r)).data for kind, r in page.changes]
@@ -279,7 +292,7 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
 
     @extend_schema(summary="The hand's audit history, oldest first (also for a deleted hand)",
                    responses=HandHistorySerializer(many=True))
-    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    @action(detail=True, methods=["get"], pagination_class=PAGINATION, filter_backends=[])
     def history(self, request, pk=None):
         records = list(Hand.history.filter(id=pk).select_related("history_user").order_by("history_id"))
         if not records:
@@ -294,9 +307,10 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
                 "date": r.history_date,
                 "change": kinds.get(r.history_type, "changed"),
                 "user": r.history_user_id,
+                "user_detail": ref(r.history_user, "username"),
                 "reason": r.history_change_reason,
                 "hand": hand_computed(r.instance),
             }
             for r in records
         ]
-        return Response(HandHistorySerializer(rows, many=True).data)
+        return page_of(request, rows, lambda page: HandHistorySerializer(page, many=True).data, view=self)

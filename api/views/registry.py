@@ -69,7 +69,7 @@ class _ClubMemberViewSet(viewsets.ModelViewSet):
     destroy=extend_schema(summary="Delete a player who is in no team"),
 )
 class PlayerViewSet(_ClubMemberViewSet):
-    queryset = Player.objects.all()
+    queryset = Player.objects.select_related("club")
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
     create_service, update_service, delete_service = player_create, player_update, player_delete
@@ -88,7 +88,7 @@ class PlayerViewSet(_ClubMemberViewSet):
 @extend_validation_errors(["does_not_exist", "incorrect_type", "players_distinct"], field_name="players",
                           methods=["post", "put", "patch"])
 class TeamViewSet(_ClubMemberViewSet):
-    queryset = Team.objects.all()
+    queryset = Team.objects.select_related("club", "player_1", "player_2")
     serializer_class = TeamSerializer
     filterset_class = TeamFilter
     create_service, update_service, delete_service = team_create, team_update, team_delete

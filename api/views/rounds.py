@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from tournaments import refusals, versions
@@ -145,6 +146,21 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         return Response(ClockSerializer(round_clock(rnd)).data)
 
 
+def standings_page(request, count: int, limit: int | None, offset: int) -> dict:
+    """The standings' ``count`` (every row), ``next`` and ``previous`` (the windows of ``limit`` rows after and
+    before this one; null without a limit, at the end and at the start), as the lists' pages say them."""
+    url = request.build_absolute_uri()
+    following = preceding = None
+    if limit is not None and offset + limit < count:
+        following = replace_query_param(url, "offset", offset + limit)
+    if offset > 0:
+        start = max(offset - (limit or offset), 0)
+        preceding = replace_query_param(url, "offset", start) if start else remove_query_param(url, "offset")
+        if limit is None:
+            preceding = replace_query_param(preceding, "limit", offset)
+    return {"count": count, "next": following, "previous": preceding}
+
+
 class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
     """The tournament's standings, as last computed."""
 
@@ -163,7 +179,9 @@ class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
         return self.window
 
     def answer_versions(self, request, kwargs, pk):
-        return versions.standings_keys(pk), ("standings", pk, *self._window(request))
+        # With a window, its links name this request's URL: an answer is kept per URL.
+        return versions.standings_keys(pk), ("standings", pk, *self._window(request),
+                                             request.build_absolute_uri() if request.GET else "")
 
     def visitor_versions(self, request, kwargs):
         # A limit or an offset is validated by DRF's path first (its 400 is DRF's).
@@ -177,8 +195,12 @@ class StandingsView(TournamentChildMixin, VisitorNotModified, APIView):
 
         def build():
             data = standings_for(self.get_tournament())
+            rows = data["rows"]
+            data.update(standings_page(request, len(rows), limit, offset))
             if limit is not None or offset:
-                data["rows"] = data["rows"][offset:None if limit is None else offset + limit]
+                data["rows"] = rows[offset:None if limit is None else offset + limit]
+            data["clubs"] = [{**c, "club_detail": None if c.get("club_name") is None else
+                              {"id": c["club"], "name": c["club_name"]}} for c in data["clubs"]]
             return StandingsSerializer(data).data
 
         return self.conditional(build)
@@ -201,7 +223,8 @@ class TaskView(APIView):
             round_url = request.build_absolute_uri(reverse(
                 "api:round-detail", kwargs={"tournament_id": tournament.pk, "number": number}))
         data = {
-            "task": info["id"], "kind": info["kind"], "tournament": tournament.pk, "status": info["status"],
+            "task": info["id"], "kind": info["kind"], "tournament": tournament.pk,
+            "tournament_detail": {"id": tournament.pk, "name": tournament.name}, "status": info["status"],
             "progress": info["progress"], "round": round_url, "round_number": number,
             "error": refusals.stored(info["error"]),
             "created_at": info["created_at"], "updated_at": info["updated_at"],

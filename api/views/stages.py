@@ -13,6 +13,7 @@ from tournaments.services.stages import stage_add
 from ..permissions import TournamentOrganizerWrite
 from ..serializers.rounds import RoundSerializer
 from ..serializers.stages import StageCreateSerializer, StageSerializer
+from .common import PAGINATION, page_of
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 STAGE_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The stage's number (from 1).")
@@ -31,7 +32,6 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
     lookup_field = "number"
     lookup_value_regex = r"[0-9]{1,4}"
     filter_backends = []
-    pagination_class = None  # a handful of stages
     # Refusals with no field: `format_for_entry`, `pool_count`, `stage_capacity`, `qualification_invalid`,
     # `carry_over_invalid` (docs/refusals.md).
     rule_methods = ("POST",)
@@ -52,7 +52,7 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
 
     @extend_schema(summary="The stage's rounds with their matches", parameters=[TOURNAMENT_ID, STAGE_NUMBER],
                    responses=RoundSerializer(many=True))
-    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    @action(detail=True, methods=["get"], pagination_class=PAGINATION, filter_backends=[])
     def rounds(self, request, tournament_id=None, number=None):
         stage = self.get_object()
         tournament = self.get_tournament()
@@ -64,4 +64,5 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         context = {**self.get_serializer_context(),
                    "players": players_of_matches([m for r in rounds for m in r.matches.all()]),
                    "sitting_out": sitting_out_ids(rounds) if tournament.is_individual else {}}
-        return Response(RoundSerializer(rounds, many=True, context=context).data)
+        return page_of(request, rounds, lambda page: RoundSerializer(page, many=True, context=context).data,
+                       view=self)

@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 from tournaments import versions
 from tournaments.selectors.tables import live_tables, round_tables
 
+from ..serializers.refs import split
 from ..serializers.tables import LiveTablesSerializer, RoundTablesSerializer
 from .conditional import VisitorNotModified
 from .rounds import ROUND_NUMBER
@@ -16,14 +17,19 @@ EXAMPLE_TABLES = OpenApiExample(
     "Round 1, one table playing its second game", response_only=True, status_codes=["200"],
     value={"number": 1, "status": "playing", "tables": [{
         "id": 7, "round": 1, "table": 1, "bye": False,
-        "ns": {"id": 13, "name": "De Manilles", "club": {"id": 4, "name": "Cafe De Kaart"}},
-        "ew": {"id": 15, "name": "Tien en Aas", "club": {"id": 4, "name": "Cafe De Kaart"}},
+        "ns": 13, "ns_detail": {"id": 13, "name": "De Manilles", "club": {"id": 4, "name": "Cafe De Kaart"}},
+        "ew": 15, "ew_detail": {"id": 15, "name": "Tien en Aas", "club": {"id": 4, "name": "Cafe De Kaart"}},
         "players": {"ns": [{"id": 25, "name": "An Peeters"}, {"id": 26, "name": "Bram Claes"}],
                     "ew": [{"id": 29, "name": "Els Jacobs"}, {"id": 30, "name": "Frank Mertens"}]},
         "status": "playing", "result_status": None, "winner": None, "games_won": {"ns": 1, "ew": 0},
         "points": {"ns": 143, "ew": 61}, "game": {"number": 2, "status": "playing", "totals": {"ns": 41, "ew": 0}},
         "updated_at": "2026-11-24T10:52:11.402113+01:00"}]},
 )
+
+
+def tables_split(found: dict) -> dict:
+    """The selector's tables with each team as its id and ``_detail`` (docs/api.md, one convention)."""
+    return {**found, "tables": [split(row, "ns", "ew") for row in found["tables"]]}
 
 
 class RoundTablesView(TournamentChildMixin, VisitorNotModified, APIView):
@@ -43,7 +49,7 @@ class RoundTablesView(TournamentChildMixin, VisitorNotModified, APIView):
             found = round_tables(tournament=self.get_tournament(), number=int(number))
             if found is None:
                 raise Http404
-            return found
+            return tables_split(found)
 
         return self.conditional(build)
 
@@ -61,4 +67,4 @@ class LiveTablesView(TournamentChildMixin, VisitorNotModified, APIView):
         parameters=[TOURNAMENT_ID], responses={200: LiveTablesSerializer},
     )
     def get(self, request, tournament_id=None):
-        return self.conditional(lambda: live_tables(tournament=self.get_tournament()))
+        return self.conditional(lambda: tables_split(live_tables(tournament=self.get_tournament())))

@@ -4,7 +4,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.response import Response
 
 from tournaments.models import Entry, KeptApart, Tournament
 from tournaments.services.draws import entry_add_player, entry_numbers_set, kept_apart_add, kept_apart_remove
@@ -18,6 +17,7 @@ from ..permissions import (
 )
 from ..serializers.individual import KeptApartSerializer, StartNumbersSerializer
 from ..serializers.registry import EntrySerializer, EntryUpdateSerializer, TournamentSerializer
+from .common import PAGINATION, page_of
 from .conditional import public_answer, versioned
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", str, OpenApiParameter.PATH,
@@ -54,7 +54,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     conflict_methods = ("PUT", "PATCH", "DELETE")
 
     def get_queryset(self):
-        return visible_tournaments(self.request.user).prefetch_related("organizers", "scorekeepers")
+        return visible_tournaments(self.request.user).select_related("club").prefetch_related("organizers",
+                                                                                             "scorekeepers")
 
     def get_object(self):
         obj = get_object_or_404(self.filter_queryset(self.get_queryset()), **tournament_lookup(self.kwargs["pk"]))
@@ -180,13 +181,14 @@ class EntryViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
 
     @extend_schema(summary="Set start numbers together, before the first draw", parameters=[TOURNAMENT_ID],
                    request=StartNumbersSerializer, responses=EntrySerializer(many=True))
-    @action(detail=False, methods=["patch"], url_path="start-numbers", pagination_class=None, filter_backends=[])
+    @action(detail=False, methods=["patch"], url_path="start-numbers", pagination_class=PAGINATION,
+            filter_backends=[])
     def start_numbers(self, request, tournament_id=None):
         body = StartNumbersSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         entry_numbers_set(tournament=self.get_tournament(), user=request.user,
                           numbers={n["entry"]: n["start_number"] for n in body.validated_data["numbers"]})
-        return Response(EntrySerializer(self.get_queryset(), many=True).data)
+        return page_of(request, self.get_queryset(), lambda page: EntrySerializer(page, many=True).data, view=self)
 
 
 @extend_schema_view(

@@ -17,6 +17,7 @@ from webhooks.services import (
 )
 
 from ..serializers.webhooks import DeliverySerializer, EndpointSerializer
+from .common import page_of
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 
@@ -57,7 +58,7 @@ class EndpointViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.Retrie
     serializer_class = EndpointSerializer
     permission_classes = [OrganizerOnly]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    pagination_class = None
+    ordering_fields = ["id", "created_at"]
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
@@ -97,4 +98,5 @@ class EndpointViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.Retrie
     @action(detail=True, methods=["get"])
     def deliveries(self, request, *args, **kwargs):
         endpoint = self.get_object()
-        return Response(DeliverySerializer(endpoint.deliveries.order_by("-id"), many=True).data)
+        return page_of(request, endpoint.deliveries.order_by("-id"),
+                       lambda page: DeliverySerializer(page, many=True).data, view=self)

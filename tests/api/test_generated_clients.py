@@ -134,6 +134,8 @@ def _drive_a_tournament(client) -> None:
     board_api = _api("v1_matches_retrieve")
     board = _ok(board_api.sync_detailed(str(match.id), client=client), 200)
     assert [h.number for h in board.parsed.games[0].hands] == [1, 2]
+    assert board.parsed.ns == match.ns and board.parsed.ns_detail.id == match.ns == match.ns_detail.id
+    assert board.parsed.tournament == tournament.id and board.parsed.tournament_detail.name == tournament.name
     assert board.parsed.games[0].hands[0].bonus is None  # `bonus: null`, valid to the schema and its client
     unchanged = _ok(board_api.sync_detailed(str(match.id), client=client, if_none_match=board.headers["ETag"]), 304)
     assert unchanged.parsed is None and unchanged.headers["ETag"] == board.headers["ETag"]
@@ -142,7 +144,9 @@ def _drive_a_tournament(client) -> None:
     _ok(_api("v1_tournaments_rounds_list").sync_detailed(tid, client=client, if_none_match=rounds.headers["ETag"]),
         304)
     standings = _ok(_api("v1_tournaments_standings_retrieve").sync_detailed(tid, client=client), 200)
-    assert len(standings.parsed.rows) == 4
+    assert len(standings.parsed.rows) == 4 and standings.parsed.count == 4 and standings.parsed.next_ is None
+    listed = _ok(_api("v1_matches_list").sync_detailed(client=client, tournament=tournament.slug), 200)
+    assert listed.parsed.count == 2 and listed.parsed.results[0].tournament_detail.id == tournament.id
     _ok(_api("v1_tournaments_standings_retrieve").sync_detailed(
         tid, client=client, if_none_match=standings.headers["ETag"]), 304)
 
@@ -226,7 +230,9 @@ export async function wall(tournament: string, round: number): Promise<string[]>
   for (const match of rnd.matches) {
     const board = await scoreboard(match.id);
     const bonus = board?.games[0]?.hands[0]?.bonus;  // null when the hand earned none
-    lines.push(`${match.table}: ${board?.ns?.name ?? "bye"} - ${board?.ew?.name ?? "bye"} ${bonus?.points ?? ""}`);
+    // A reference is an id with its `_detail` (issue 29): the scoreboard's teams are `ns_detail` and `ew_detail`.
+    lines.push(`${match.table}: ${board?.ns_detail?.name ?? "bye"} - ${board?.ew_detail?.name ?? "bye"} ` +
+      `${bonus?.points ?? ""} (${board?.tournament_detail.name} #${board?.tournament})`);
   }
   const standings = (await (await fetch(`${base}/tournaments/${tournament}/standings/`)).json()) as Standings;
   // A team's row, or in an individual event a player's (issue 26): the union narrowed by its own field.

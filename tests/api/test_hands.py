@@ -256,14 +256,14 @@ def test_history_lists_entry_correction_rescoring_and_deletion(match, scorekeepe
     client = client_for(scorekeeper)
     first, second = (client.post(hands_url(match), summary(d, 37), format="json").json()["id"] for d in "NE")
     client.patch(f"/api/v1/hands/{first}/", {"points": {"ns": 40, "ew": 20}}, format="json")
-    history = client.get(f"/api/v1/hands/{first}/history/").json()
+    history = client.get(f"/api/v1/hands/{first}/history/").json()["results"]
     assert [(h["change"], h["reason"]) for h in history] == [("created", "entered"), ("changed", "corrected")]
     assert history[0]["hand"]["points"] == {"ns": 37, "ew": 23} and history[1]["hand"]["points"]["ns"] == 40
     assert history[1]["user"] == scorekeeper.pk
-    rescored = client.get(f"/api/v1/hands/{second}/history/").json()
+    rescored = client.get(f"/api/v1/hands/{second}/history/").json()["results"]
     assert rescored[-1]["reason"].startswith("re-scored")
     client.delete(f"/api/v1/hands/{second}/")
-    deleted = client.get(f"/api/v1/hands/{second}/history/").json()
+    deleted = client.get(f"/api/v1/hands/{second}/history/").json()["results"]
     assert deleted[-1]["change"] == "deleted"
 
 
@@ -276,7 +276,7 @@ def test_a_correction_may_say_why_and_the_history_keeps_it(match, scorekeeper):
     assert client.patch(url, {"points": {"ns": 40, "ew": 20}, "reason": " sheet  misread "},
                         format="json").status_code == 200
     assert client.patch(url, {"points": {"ns": 41, "ew": 19}, "reason": ""}, format="json").status_code == 200
-    history = client.get(f"{url}history/").json()
+    history = client.get(f"{url}history/").json()["results"]
     assert [h["reason"] for h in history] == ["entered", "corrected: sheet misread", "corrected"]
     assert "reason" not in client.get(url).json()
 
@@ -355,7 +355,13 @@ def test_match_list_filters(match, anon, tournament):
         "id": 0, "tournament": tournament.pk, "round": 1, "table": 1, "ns": match.ns_id, "ew": match.ew_id,
         "status": "scheduled", "winner": None, "games_won": {"ns": 0, "ew": 0}, "updated_at": None,
         "bye": False, "players": {side: [{"id": p.pk, "name": p.name} for p in (team.player_1, team.player_2)]
-                                  for side, team in (("ns", match.ns), ("ew", match.ew))}}  # issue 26
+                                  for side, team in (("ns", match.ns), ("ew", match.ew))},  # issue 26
+        # Each reference's `_detail` beside its id (issue 29).
+        "tournament_detail": {"id": tournament.pk, "name": tournament.name, "variant": tournament.variant},
+        "ns_detail": {"id": match.ns_id, "name": match.ns.name, "club": {"id": match.ns.club_id,
+                                                                          "name": match.ns.club.name}},
+        "ew_detail": {"id": match.ew_id, "name": match.ew.name, "club": {"id": match.ew.club_id,
+                                                                          "name": match.ew.club.name}}}
     assert anon.get(f"/api/v1/matches/?team={other.ns_id}").json()["count"] == 1
 
 

@@ -168,7 +168,7 @@ def test_start_numbers_change_before_the_first_draw_one_or_several_at_once(event
         {"entry": entries[players[1].pk].pk, "start_number": 3},
         {"entry": entries[players[2].pk].pk, "start_number": 2}]}, format="json")
     assert swapped.status_code == 200, swapped.json()
-    assert [(e["player"], e["start_number"]) for e in swapped.json()] == [
+    assert [(e["player"], e["start_number"]) for e in swapped.json()["results"]] == [
         (players[2].pk, 2), (players[1].pk, 3), (players[0].pk, 10)]
     unknown = client.patch(f"{entries_url(event)}start-numbers/", {"numbers": [{"entry": 987654, "start_number": 4}]},
                            format="json")

@@ -64,8 +64,9 @@ def test_the_scoreboard_names_clubs_and_players_in_constant_queries(match, anon)
     queries, board = _queries(anon, f"/api/v1/matches/{match.pk}/")
     assert queries <= 4
     for side, team in (("ns", match.ns), ("ew", match.ew)):
-        assert board[side]["id"] == team.pk and board[side]["club"] == {"id": team.club_id, "name": team.club.name}
-        assert [p["name"] for p in board[side]["players"]] == [team.player_1.name, team.player_2.name]
+        detail = board[f"{side}_detail"]  # the team's id under its name, the team beside it (issue 29)
+        assert board[side] == detail["id"] == team.pk and detail["club"] == {"id": team.club_id, "name": team.club.name}
+        assert [p["name"] for p in detail["players"]] == [team.player_1.name, team.player_2.name]
 
 
 @pytest.mark.parametrize("suffix", ["", "entries/", "rounds/", "standings/"])

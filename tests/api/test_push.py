@@ -127,6 +127,10 @@ def test_a_private_tournaments_events_reach_only_who_may_see_it(public_and_priva
             assert stream.status == 200 and stream.headers["content-type"].startswith("text/event-stream")
             (_id, ready), = await stream.events_until_ready()
             assert ready["event"] == "ready" and ready["replayed"] == 0
+            if ready["tournament"] is not None:  # one tournament followed: its id, and its detail beside it
+                assert ready["tournament"] == public.pk and ready["tournament_detail"]["slug"] == public.slug
+            else:
+                assert ready["tournament_detail"] is None
         hidden = await database_sync_to_async(enter_next_hand)(private_match)
         shown = await database_sync_to_async(enter_next_hand)(public_match)
         seen = {}
@@ -143,10 +147,10 @@ def test_a_private_tournaments_events_reach_only_who_may_see_it(public_and_priva
     seen, hidden, shown = run(scenario)
     for name in ("anonymous", "stranger", "organizer on the public one"):
         assert hands_of(seen[name]) == [shown], name
-        assert {data["tournament"]["id"] for _id, data in seen[name]} == {public.pk}, name
+        assert {data["tournament"] for _id, data in seen[name]} == {public.pk}, name
     for name in ("organizer", "staff"):
         assert hands_of(seen[name]) == [hidden, shown], name  # in the order they were entered
-        assert {data["tournament"]["id"] for _id, data in seen[name]} == {public.pk, private.pk}, name
+        assert {data["tournament"] for _id, data in seen[name]} == {public.pk, private.pk}, name
         assert "standings.updated" in {data["event"] for _id, data in seen[name]}
 
 
@@ -172,8 +176,10 @@ def test_events_come_in_order_each_with_an_id_and_the_webhooks_body(store):
     numbers = [data["data"]["hand"]["number"] for _id, data in events if data["event"] == "hand.entered"]
     assert numbers == [1, 2, 3, 4]
     first = next(data for _id, data in events if data["event"] == "hand.entered")
-    assert set(first) == {"id", "event", "created", "tournament", "data"} and set(first["data"]) == {"hand", "match"}
-    assert first["tournament"] == {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name}
+    assert set(first) == {"id", "event", "created", "tournament", "tournament_detail", "data"}
+    assert set(first["data"]) == {"hand", "match"}
+    assert first["tournament"] == tournament.pk
+    assert first["tournament_detail"] == {"id": tournament.pk, "slug": tournament.slug, "name": tournament.name}
     # The webhook's delivery of the same hand carries the same event id.
     delivered = Delivery.objects.filter(event="hand.entered").order_by("id").values_list("event_id", flat=True)
     assert [str(u) for u in delivered][:4] == [data["id"] for _id, data in events if data["event"] == "hand.entered"]

@@ -106,7 +106,7 @@ def test_a_scoreboard_changes_with_a_renamed_team_and_a_correction(match, anon, 
     match.ns.name = "De Nieuwe Manilles"
     match.ns.save()
     renamed = anon.get(url, HTTP_IF_NONE_MATCH=etag)
-    assert renamed.status_code == 200 and renamed.json()["ns"]["name"] == "De Nieuwe Manilles"
+    assert renamed.status_code == 200 and renamed.json()["ns_detail"]["name"] == "De Nieuwe Manilles"
     etag = renamed["ETag"]
     client_for(staff).patch(f"/api/v1/hands/{hand.pk}/", {"points": {"ns": 40, "ew": 20}}, format="json")
     corrected = anon.get(url, HTTP_IF_NONE_MATCH=etag)

@@ -90,7 +90,8 @@ def test_club_list_filters_searches_orders_and_paginates(anon, settings):
 def test_a_manager_registers_a_player_in_the_club(manager, club):
     response = client_for(manager).post("/api/v1/players/", {"name": "An Peeters", "club": club.pk}, format="json")
     assert response.status_code == 201
-    assert response.json() == {"id": response.json()["id"], "name": "An Peeters", "club": club.pk, "licence": None}
+    assert response.json() == {"id": response.json()["id"], "name": "An Peeters", "club": club.pk,
+                               "club_detail": {"id": club.pk, "name": "De Zwarte Kat"}, "licence": None}
 
 
 @pytest.mark.parametrize(("who", "status"), [("manager", 201), ("staff", 201), ("other_manager", 403),

@@ -23,10 +23,12 @@ def test_the_scoreboard_shows_every_hand_with_running_totals(match, anon):
     enter(match, 3)
     board = anon.get(f"/api/v1/matches/{match.pk}/").json()
     ns = match.ns
-    assert board["ns"] == {"id": match.ns_id, "name": "De Manilles", "club": {"id": ns.club_id, "name": ns.club.name},
-                           "players": [{"id": ns.player_1_id, "name": ns.player_1.name},
-                                       {"id": ns.player_2_id, "name": ns.player_2.name}]}
-    assert board["ew"]["name"] == "De Muulen" and len(board["ew"]["players"]) == 2
+    assert board["ns"] == match.ns_id and board["ew"] == match.ew_id  # the ids, the teams beside them (issue 29)
+    assert board["ns_detail"] == {"id": match.ns_id, "name": "De Manilles",
+                                  "club": {"id": ns.club_id, "name": ns.club.name},
+                                  "players": [{"id": ns.player_1_id, "name": ns.player_1.name},
+                                              {"id": ns.player_2_id, "name": ns.player_2.name}]}
+    assert board["ew_detail"]["name"] == "De Muulen" and len(board["ew_detail"]["players"]) == 2
     assert (board["status"], board["games_won"], board["winner"], board["best_of"]) == (
         "playing", {"ns": 0, "ew": 0}, None, 3)
     assert (board["next_dealer"], board["next_multiplier"], board["current_game"]) == ("W", 1, 1)

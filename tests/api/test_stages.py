@@ -17,7 +17,7 @@ def enter(tournament, n):
 
 def test_a_one_stage_event_lists_its_stage(anon, tournament):
     RoundFactory(tournament=tournament, number=1)
-    stages = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()
+    stages = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()["results"]
     assert stages == [{"number": 1, "format": "swiss", "status": "running", "rounds": tournament.rounds,
                        "round_count": 1, "best_of": 3, "match_length": "best_of", "match_games": None,
                        "minutes": None, "at_time": "finish", "pools": 0, "qualification": None, "seed": None}]
@@ -25,7 +25,7 @@ def test_a_one_stage_event_lists_its_stage(anon, tournament):
     assert anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/").status_code == 404
     rounds = anon.get(f"/api/v1/tournaments/{tournament.pk}/rounds/").json()
     assert [(r["number"], r["stage"]) for r in rounds["results"]] == [(1, 1)]
-    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/1/rounds/").json()
+    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/1/rounds/").json()["results"]
     assert [{**r, "clock": None} for r in own] == [{**r, "clock": None} for r in rounds["results"]]
 
 
@@ -39,10 +39,10 @@ def test_an_organizer_adds_a_knockout_after_the_swiss(anon, organizer, tournamen
     assert answer.status_code == 201
     assert {k: answer.json()[k] for k in ("number", "format", "status", "rounds", "round_count")} == {
         "number": 2, "format": "knockout", "status": "pending", "rounds": 3, "round_count": 0}
-    listed = anon.get(url).json()
+    listed = anon.get(url).json()["results"]
     assert [s["number"] for s in listed] == [1, 2]
     assert listed[0]["qualification"] == {"kind": "top", "count": 8, "per_pool": 0, "best_next": 0, "carry": []}
-    assert anon.get(f"{url}2/rounds/").json() == []
+    assert anon.get(f"{url}2/rounds/").json()["results"] == []
     refused = client_for(organizer).patch(f"/api/v1/tournaments/{tournament.pk}/", {"rounds": 9}, format="json")
     assert refused.status_code == 409
     assert refused.json()["errors"][0]["code"] == "multi_stage" and "rounds" in refused.json()["errors"][0]["detail"]
@@ -82,6 +82,7 @@ def test_the_tournaments_rounds_list_goes_stage_by_stage(anon, organizer, tourna
     RoundFactory(tournament=tournament, number=2)
     rounds = anon.get(f"/api/v1/tournaments/{tournament.pk}/rounds/").json()["results"]
     assert [(r["stage"], r["number"]) for r in rounds] == [(1, 1), (1, 2), (2, 1)]
-    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/rounds/").json()
+    own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/rounds/").json()["results"]
     assert [(r["stage"], r["number"]) for r in own] == [(2, 1)]
-    assert [s["round_count"] for s in anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()] == [2, 1]
+    stages = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()["results"]
+    assert [s["round_count"] for s in stages] == [2, 1]

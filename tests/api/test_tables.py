@@ -19,9 +19,9 @@ def test_every_table_of_a_round_with_names_players_and_points(match, tournament,
     assert (body["number"], body["status"]) == (1, "playing")
     first, second = body["tables"]
     assert first["id"] == match.pk and first["table"] == 1 and first["round"] == 1 and first["bye"] is False
-    assert first["ns"] == {"id": match.ns.pk, "name": "De Manilles",
-                           "club": {"id": match.ns.club_id, "name": "De Zwarte Kat"}}
-    assert first["ew"]["name"] == "De Muulen"
+    assert first["ns"] == match.ns.pk and first["ns_detail"] == {
+        "id": match.ns.pk, "name": "De Manilles", "club": {"id": match.ns.club_id, "name": "De Zwarte Kat"}}
+    assert first["ew_detail"]["name"] == "De Muulen"
     assert first["players"]["ns"] == [{"id": p.pk, "name": p.name} for p in (match.ns.player_1, match.ns.player_2)]
     assert len(first["players"]["ew"]) == 2
     assert first["status"] == "playing" and first["result_status"] is None and first["winner"] is None
@@ -68,7 +68,7 @@ def test_a_renamed_team_changes_the_tables(match, tournament, anon):
     match.ns.name = "De Nieuwe Manilles"
     match.ns.save()
     renamed = anon.get(url, HTTP_IF_NONE_MATCH=etag)
-    assert renamed.status_code == 200 and renamed.json()["tables"][0]["ns"]["name"] == "De Nieuwe Manilles"
+    assert renamed.status_code == 200 and renamed.json()["tables"][0]["ns_detail"]["name"] == "De Nieuwe Manilles"
 
 
 def _round_of(tournament, number, tables):

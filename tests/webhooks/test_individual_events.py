@@ -71,8 +71,8 @@ def test_an_individual_events_round_hands_and_standings_reach_the_receiver(djang
                                                     if m["id"] == match.pk)
             assert data["match"]["ns"] is None and data["match"]["bye"] is False
     rows = json.loads(receiver.requests[events.index("standings.updated")]["body"])["data"]["standings"]
-    assert {r["player"]["id"] for r in rows} == set(by_id) and all("team" not in r for r in rows)
-    assert rows[0]["match_points"] > 0 and rows[0]["player"]["name"] == by_id[rows[0]["player"]["id"]].name
+    assert {r["player"] for r in rows} == set(by_id) and all("team" not in r for r in rows)
+    assert rows[0]["match_points"] > 0 and rows[0]["player_detail"]["name"] == by_id[rows[0]["player"]].name
 
 
 def test_a_team_events_payloads_name_the_teams_players_and_a_bye(schema):
