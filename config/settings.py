@@ -383,9 +383,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "tournaments.models.Match.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
-        "FormatEnum": "tournaments.models.Tournament.Format",
+        "FormatEnum": "tournaments.models.Tournament.Format",  # a stage's formats too (the same set)
         "KindEnum": "tournaments.models.TaskRecord.Kind",
-        "StageFormatEnum": "tournaments.models.Stage.Format",
         "StageStatusEnum": "tournaments.models.Stage.Status",
         "QualificationKindEnum": "tournaments.models.Stage.Rule",
         "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",
