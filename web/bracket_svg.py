@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 __all__ = ["Side", "BracketMatch", "bracket_svg", "round_names", "layout"]
 
 # The drawing's measures, in CSS pixels.
-BOX_W = 176  # a match's box
+BOX_W = 200  # a match's box
 LINE_H = 22  # one side's line in it
 BOX_H = 2 * LINE_H
 SLOT_H = 54  # the height a round-1 match takes, gap included
@@ -31,7 +31,8 @@ GAP_W = 24  # between two rounds' boxes, where the connectors run
 HEAD_H = 28  # the rounds' names
 PAD = 4
 FONT = 13
-CHAR_W = 7.2  # an average character's width at 13 px, to shorten names that would overflow
+CHAR_W = 7.4  # an average character's width at 13 px, to shorten names that would overflow
+BOLD_W = 8.3  # the same in bold (the winner's name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +95,8 @@ def layout(size: int) -> dict:
     return {"rounds": rounds, "boxes": boxes, "width": width, "height": max(height, HEAD_H + 3 * SLOT_H)}
 
 
-def _short(text: str, room: float) -> str:
-    most = max(int(room // CHAR_W), 3)
+def _short(text: str, room: float, width: float = CHAR_W) -> str:
+    most = max(int(room // width), 3)
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
@@ -109,8 +110,8 @@ def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye
         return out
     seed_room = 22 if side.seed is not None else 0
     games_room = 26 if side.games is not None else 0
-    mark_room = 14
-    name = _short(side.name, BOX_W - 10 - seed_room - games_room - mark_room)
+    mark_room = 18 if won else 0
+    name = _short(side.name, BOX_W - 12 - seed_room - games_room - mark_room, BOLD_W if won else CHAR_W)
     cls = "bk-won" if won else "bk-lost" if lost else "bk-side"
     out.append(f'<g class="{cls}">')
     if name != side.name:
@@ -157,32 +158,40 @@ def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str) -> list
 
 
 def bracket_svg(size: int, matches: Sequence[BracketMatch], *, title: str, names: Sequence[str] | None = None,
-                element_id: str = "bracket") -> str:
+                element_id: str = "bracket", from_round: int = 1) -> str:
     """The bracket of ``size`` slots as an ``<svg>`` element (markup, to be marked safe by the caller).
 
     ``matches``: the matches known so far (any round; a match absent is drawn empty); ``names``: the
-    rounds' headings (default ``round_names``); ``title``: the drawing's accessible name. Refused
-    (``ValueError``): a size that is not a power of two, a match outside the bracket.
+    rounds' headings (default ``round_names``); ``title``: the drawing's accessible name; ``from_round``: the
+    first round drawn (the wall draws a large bracket from its last rounds, at a size a hall can read; the
+    description still tells the whole). Refused (``ValueError``): a size that is not a power of two, a match
+    outside the bracket.
     """
-    place = layout(size)
-    rounds, boxes = place["rounds"], place["boxes"]
-    names = list(names) if names is not None else round_names(rounds)
-    by_place = {}
+    all_rounds = layout(size)["rounds"]
+    if not 1 <= from_round <= all_rounds:
+        raise ValueError(f"a bracket of {size} has no round {from_round}")
+    names = list(names) if names is not None else round_names(all_rounds)
+    shift = from_round - 1
+    whole = {}
     third = None
     for m in matches:
         if m.third_place:
             third = m
             continue
-        if (m.round, m.table) not in boxes:
+        if not (1 <= m.round <= all_rounds and 1 <= m.table <= size >> m.round):
             raise ValueError(f"round {m.round} table {m.table} is not in a bracket of {size}")
-        by_place[(m.round, m.table)] = m
+        whole[(m.round, m.table)] = m
+    desc = _desc(all_rounds, whole, third, len(matches))
+    place = layout(size >> shift)
+    rounds, boxes = place["rounds"], place["boxes"]
+    names = names[shift:]
+    by_place = {(r - shift, t): m for (r, t), m in whole.items() if r > shift}
     width, height = place["width"], place["height"]
     final_x, final_y = boxes[(rounds, 1)]
     third_y = final_y + BOX_H + 40
     if third is not None:
         height = max(height, third_y + BOX_H + PAD)
     bye_word = _("bye")
-    desc = _desc(rounds, by_place, third, len(matches))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(element_id)}" class="bracket" '
            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="group" '
            f'aria-labelledby="{escape(element_id)}-title {escape(element_id)}-desc" font-size="{FONT}">',

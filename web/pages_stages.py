@@ -121,14 +121,22 @@ def bracket_matches(tournament: Tournament, stage: Stage | None = None) -> tuple
     return size, out
 
 
-def bracket(tournament: Tournament, stage: Stage | None = None, *, element_id: str = "bracket") -> dict | None:
+#: The wall draws at most this many rounds of a bracket (its last ones: 16 entrants, 8 matches a column), so
+#: that a hall reads it; the tables' panel shows the earlier rounds' matches.
+WALL_ROUNDS = 4
+
+
+def bracket(tournament: Tournament, stage: Stage | None = None, *, element_id: str = "bracket",
+            wall: bool = False) -> dict | None:
     """The knockout's bracket as an SVG (marked safe), or None when it is not drawn yet."""
     size, matches = bracket_matches(tournament, stage)
     if not size:
         return None
     title = _("%(event)s: the knockout") % {"event": tournament.name}
-    return {"size": size, "svg": mark_safe(bracket_svg(size, matches, title=title, element_id=element_id)),  # noqa: S308 - escaped by bracket_svg
-            "matches": len(matches)}
+    rounds = size.bit_length() - 1
+    from_round = max(1, rounds - WALL_ROUNDS + 1) if wall else 1
+    svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round)
+    return {"size": size, "svg": mark_safe(svg), "matches": len(matches)}  # noqa: S308 - escaped by bracket_svg
 
 
 def knockout_stage(tournament: Tournament, stages: list[dict]) -> Stage | None:
@@ -157,6 +165,6 @@ def wall_stage(tournament: Tournament) -> dict | None:
     if running is None:
         return None
     if running["stage"].format == "knockout":
-        drawn = bracket(tournament, running["stage"], element_id="wall-bracket")
+        drawn = bracket(tournament, running["stage"], element_id="wall-bracket", wall=True)
         return {"kind": "bracket", "stage": running, "bracket": drawn} if drawn else None
     return None

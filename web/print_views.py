@@ -54,12 +54,14 @@ def _standings_context(request, slug: str) -> dict:
 def bracket_print(request, slug, number):
     """A knockout stage's bracket on A4 (scaled to the page's width; landscape for a bracket of 32 or more)."""
     tournament = pages.tournament_or_404(request.user, slug)
-    stage = pages_stages.stage_or_404(pages_stages.stages_of(tournament), number)
+    stages = pages_stages.stages_of(tournament)
+    stage = pages_stages.stage_or_404(stages, number)
     if stage["stage"].format != "knockout":
         raise Http404
     drawn = pages_stages.bracket(tournament, stage["stage"], element_id="bracket-print")
     return render(request, "web/print/bracket.html", {
         "tournament": tournament, "facts": pages.tournament_facts(tournament), "stage": stage, "bracket": drawn,
+        "heading": stage["name"] if len(stages) > 1 else _("Bracket"),
         "back_url": _reverse("web:stage", slug, number)})
 
 

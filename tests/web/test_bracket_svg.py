@@ -159,3 +159,18 @@ def test_refused_inputs():
         bracket_svg(6, [], title="x")
     with pytest.raises(ValueError):
         bracket_svg(4, [BracketMatch(1, 3)], title="x")
+
+
+def test_drawn_from_a_later_round_the_bracket_keeps_its_last_rounds_and_tells_the_whole():
+    matches = played_bracket(64, decided_rounds=3)
+    root = parse(bracket_svg(64, matches, title="Knockout", from_round=3))
+    heads = ["".join(t.itertext()) for t in root.iter(f"{NS}text") if t.get("class") == "bk-head"]
+    assert heads == ["Round of 16", "Quarter-finals", "Semi-finals", "Final"]
+    assert len(boxes(root)) == 8 + 4 + 2 + 1
+    # Round 3's first table holds round 3's first match (seeds 1 and 16), not round 1's.
+    first = boxes(root)[0]
+    assert "Team 1" in texts(first) and "Team 16" in texts(first)
+    assert "Being played: Round of 16." not in root.find(f"{NS}desc").text  # round 4 is being played
+    assert "Being played: Quarter-finals." in root.find(f"{NS}desc").text
+    with pytest.raises(ValueError):
+        bracket_svg(8, [], title="x", from_round=4)

@@ -103,3 +103,13 @@ def test_a_one_stage_wall_has_no_bracket_and_reads_no_more(client, db, django_as
     # The number of stages came with the tournament's row: no query of its own.
     assert not [q for q in queries.captured_queries
                 if 'FROM "tournaments_stage"' in q["sql"] and not q["sql"].startswith('SELECT "tournaments_tournament"')]
+
+
+def test_the_wall_draws_a_large_bracket_from_its_last_four_rounds(client, db):
+    tournament = knockout_event(64, decided=2, name="Groot", slug="groot")
+    html = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
+    start = html.index('<svg xmlns="http://www.w3.org/2000/svg" id="wall-bracket"')
+    root = ET.fromstring(html[start:html.index("</svg>", start) + len("</svg>")])
+    heads = ["".join(t.itertext()) for t in root.iter(f"{NS}text") if t.get("class") == "bk-head"]
+    assert heads == ["Round of 16", "Quarter-finals", "Semi-finals", "Final"]
+    assert len(match_boxes(root)) == 15
