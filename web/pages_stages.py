@@ -19,6 +19,9 @@ from tournaments.pairing.knockout import bracket_size
 
 from .bracket_svg import BracketMatch, Side, bracket_svg
 
+RULE_NAMES = {"top": gettext_lazy("The first N of the standings"),
+              "pools": gettext_lazy("The first K of each pool and the best M of the next place"),
+              "table_winners": gettext_lazy("The table winners"), "all": gettext_lazy("Everyone")}
 STAGE_STATUS = {"pending": gettext_lazy("Not started"), "running": gettext_lazy("Running"),
                 "closed": gettext_lazy("Closed")}
 
