@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import vocabulary
+from tournaments.refusals_stages import STAGE_SENTENCES
 
 #: Each code (or ``(code, reason)``) and its sentence; ``%(name)s`` are the params (and ``ns_name``,
 #: ``ew_name``, ``team``: the sides' team names).
@@ -254,29 +255,7 @@ SENTENCES = {
     "history_invalid": _("The earlier round %(round)s given to the draw is not valid."),
     "too_few_players": _("A draw needs at least %(needed)s players; %(players)s are entered."),
     "format_for_entry": _("The format %(format)s does not suit this kind of event; choose one of %(known)s."),
-    # the stages of an event (tournaments.stages)
-    "pool_count": _("%(entrants)s entrants make 1 to %(most)s pools of two or more, not %(pools)s."),
-    "stage_capacity": _("The number of entrants does not fit the stage."),
-    ("stage_capacity", "above"): _("This stage takes at most %(limit)s entrants, not %(entrants)s."),
-    ("stage_capacity", "below"): _("This stage needs at least %(limit)s entrants, not %(entrants)s."),
-    "qualification_invalid": _("This qualification rule does not fit the stage."),
-    ("qualification_invalid", "unknown"): _("The qualification rules are %(known)s, not %(rule)s."),
-    ("qualification_invalid", "count"): _("A stage of %(entrants)s entrants sends on 1 to %(entrants)s of them, not "
-                                          "%(count)s."),
-    ("qualification_invalid", "per_pool"): _("Each pool sends on its first 1 to %(smallest)s (the smallest pool's "
-                                             "size), not %(per_pool)s."),
-    ("qualification_invalid", "next_place"): _("At most %(pools)s entrants can go on from the next place (one from "
-                                               "each pool that has one), not %(best_next)s."),
-    ("qualification_invalid", "format"): _("The rule %(rule)s does not suit a stage of format %(format)s."),
-    ("qualification_invalid", "missing"): _("Stage %(stage)s needs a qualification rule into the next stage."),
-    ("qualification_invalid", "last_stage"): _("Stage %(stage)s is the last: no qualification rule leads on from it."),
-    "carry_over_invalid": _("This carry-over is not possible."),
-    ("carry_over_invalid", "part"): _("What carries over is one of %(known)s, not %(part)s."),
-    ("carry_over_invalid", "knockout"): _("Nothing carries over into a knockout."),
-    "stage_inputs_invalid": _("The stage's data are not valid at %(field)s."),
-    "multi_stage": _("The event has more than one stage: %(fields)s describe its stage 1 and can no longer change "
-                     "here."),
-    "stage_not_running": _("No stage of this event is running: a round is paired in the running stage."),
+    **STAGE_SENTENCES,  # the stages of an event (tournaments/refusals_stages.py)
     "match_length_incomplete": _("This match length needs %(field)s."),
     "sit_out_fixed_invalid": _("The fixed score of a sit-out gives whole numbers for %(known)s."),
     "clock_minutes": _("Give the minutes as a whole number from 1 to %(maximum)s, not %(value)s."),
@@ -352,7 +331,8 @@ CATALOGUE = {
         "already_entered", "entry_withdrawn", "tournament_finished", "team_retired", "already_withdrawn",
         "tournament_started", "round_started", "already_forbidden", "protected", "start_number_taken",
         "already_kept_apart", "round_not_last", "clock_started", "clock_not_running", "clock_not_paused",
-        "clock_not_started", "round_time_over", "multi_stage", "stage_not_running")},
+        "clock_not_started", "round_time_over", "multi_stage", "stage_not_running", "stage_previous_open",
+        "stage_closed", "stage_status", "stage_unplayed", "stage_reopen_refused")},
     "idempotency_key_mismatch": ("service", 422),
     **{code: ("service", 400) for code in (
         "pairing_impossible", "too_few_teams", "tournament_over", "late_entry_closed", "same_team", "rematch",

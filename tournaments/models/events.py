@@ -32,6 +32,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", "Round robin"
         KNOCKOUT = "knockout", "Knockout"
         TABLES = "tables", "Tables of four"
+        POOLS = "pools", "Pools"
 
     class EntryKind(models.TextChoices):
         TEAMS = "teams", "Teams"
@@ -202,7 +203,8 @@ class Tournament(models.Model):
         elif self.entry != self.EntryKind.INDIVIDUAL and self.format == self.Format.TABLES:
             errors["format"] = [refusals.validation_error("format_for_entry", {
                 "format": self.format, "entry": self.entry,
-                "known": sorted({self.Format.SWISS, self.Format.ROUND_ROBIN, self.Format.KNOCKOUT})})]
+                "known": sorted({self.Format.SWISS, self.Format.ROUND_ROBIN, self.Format.KNOCKOUT,
+                                 self.Format.POOLS})})]
         if self.match_length == self.MatchLength.GAMES and not self.match_games:
             errors["match_games"] = [refusals.validation_error("match_length_incomplete", {"field": "match_games"})]
         if self.match_length == self.MatchLength.TIMED and not self.minutes:
@@ -292,6 +294,16 @@ class Stage(models.Model):
     rule_carry = models.JSONField(default=list, blank=True,
                                   help_text='What the qualifiers carry: of "match_points", "games", "points".')
     seed = models.CharField(max_length=64, blank=True, default="", help_text="The published seed of its draws.")
+    # What closing and starting decided (docs/stages.md): the cut's ties and replacements, the draw made.
+    report = models.JSONField(default=dict, blank=True,
+                              help_text="Closing: the ties at each cut and how they were broken, the replacements.")
+    draw = models.JSONField(default=dict, blank=True,
+                            help_text="Starting: the pools or the bracket drawn, with the seed they came from.")
+    draws_before = models.JSONField(default=list, blank=True,
+                                    help_text="Earlier draws of this stage, kept when a reopened stage before "
+                                              "it closed again.")
+    log = models.JSONField(default=list, blank=True,
+                           help_text="Who closed, started, reopened the stage or placed an entrant, and when.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -319,6 +331,41 @@ class Stage(models.Model):
         updated = cls.objects.filter(tournament=tournament, number=1).update(**values)
         if not updated:
             cls.objects.create(tournament=tournament, number=1, status=cls.Status.RUNNING, **values)
+
+
+class StageEntrant(models.Model):
+    """An entrant of a stage after the first (a qualifier, or placed by hand), or of a pools stage 1 (its pool).
+
+    Stage 1's field is the event's active entries; a later stage's is its ``StageEntrant`` rows, written when
+    the stage before closes (``stage_close``): the seed in the new stage, where it came from (its rank, pool,
+    how it qualified), what it carries over (``carried``) and whether an organizer placed it by hand.
+    """
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entrants")
+    entry = models.ForeignKey("Entry", on_delete=models.CASCADE, related_name="stage_entrants")
+    seed = models.PositiveIntegerField(help_text="Seed in this stage, 1 first.")
+    pool = models.PositiveSmallIntegerField(null=True, blank=True, help_text="A pools stage: its pool, once drawn.")
+    how = models.CharField(max_length=16, blank=True, default="",
+                           help_text="top, pool_place, next_place, table_winner, all, or hand.")
+    place = models.PositiveIntegerField(null=True, blank=True, help_text="Its place in its pool, table or cut.")
+    from_pool = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Its pool in the stage before.")
+    qualified_from_rank = models.PositiveIntegerField(null=True, blank=True,
+                                                      help_text="Its rank in the stage before.")
+    carried = models.JSONField(default=dict, blank=True,
+                               help_text="Carried over: match_points, games_won, games_lost, points_for, "
+                                         "points_against.")
+    placed_by_hand = models.BooleanField(default=False)
+    placed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "entry"], name="stage_entrant_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.entry} in {self.stage} (seed {self.seed})"
 
 
 class Entry(models.Model):

@@ -16,6 +16,10 @@ class Standing(models.Model):
                 "points_for", "points_against", "tiebreaks")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    # The stage the row ranks in (each stage has its own standings; a one-stage event's are stage 1's).
+    stage = models.ForeignKey("tournaments.Stage", on_delete=models.CASCADE, related_name="standings")
+    pool = models.PositiveSmallIntegerField(null=True, blank=True, help_text="A pools stage: the row's pool.")
+    pool_rank = models.PositiveIntegerField(null=True, blank=True, help_text="A pools stage: the rank in its pool.")
     # A team's row, or a player's in an individual event.
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
@@ -34,10 +38,10 @@ class Standing(models.Model):
     computed_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["tournament", "position"]
+        ordering = ["tournament", "stage", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "team"], name="standing_team_once"),
-            models.UniqueConstraint(fields=["tournament", "player"], name="standing_player_once"),
+            models.UniqueConstraint(fields=["stage", "team"], name="standing_team_once_in_stage"),
+            models.UniqueConstraint(fields=["stage", "player"], name="standing_player_once_in_stage"),
         ]
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tournaments.models import Club, Entry, Standing, StandingsSnapshot, TaskRecord, Tournament
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
+from tournaments.models import Club, Entry, Stage, StageEntrant, Standing, StandingsSnapshot, TaskRecord, Tournament
 
 
 NUMBERS = ("played", "won", "drawn", "lost", "match_points", "games_won", "games_lost", "points_for", "points_against")
@@ -22,8 +25,12 @@ def standings_for(tournament: Tournament) -> dict:
     player without one) and their ``start_number``. Each club row names its club (``club_name``, ``club_city``);
     an individual event's club rows count ``players`` where a team event's count ``teams``.
     """
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    stages = Stage.objects.filter(tournament=OuterRef("tournament")).values("tournament").annotate(n=Count("pk"))
+    snapshot = (StandingsSnapshot.objects.filter(tournament=tournament)
+                .annotate(stage_count=Coalesce(Subquery(stages.values("n")[:1]), 1)).first())
     metrics = snapshot.metrics if snapshot else []
+    if snapshot is not None and snapshot.stage_count > 1:
+        return event_standings_for(tournament, snapshot)
     # Read as values: a championship's 544 rows as model instances (with their names and clubs) cost 30 ms.
     saved = Standing.objects.filter(tournament=tournament).order_by("position")
     if tournament.is_individual:
@@ -53,6 +60,98 @@ def standings_for(tournament: Tournament) -> dict:
         clubs = [{**c, "club_name": found.get(c.get("club"), (None, ""))[0],
                   "club_city": found.get(c.get("club"), (None, ""))[1]} for c in clubs]
     return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": clubs}
+
+
+def _row(s: dict, metrics: list[str], individual: bool) -> dict:
+    if individual:
+        return {"rank": s["rank"], "player": s["player_id"], **_numbers(s, metrics),
+                "start_number": s.get("start_number"),
+                "player_detail": {"id": s["player_id"], "name": s["player__name"],
+                                  "club": None if s["player__club_id"] is None
+                                  else {"id": s["player__club_id"], "name": s["player__club__name"]}}}
+    return {"rank": s["rank"], "team": s["team_id"], **_numbers(s, metrics),
+            "team_detail": {"id": s["team_id"], "name": s["team__name"],
+                            "club": {"id": s["team__club_id"], "name": s["team__club__name"]}}}
+
+
+def _rows_of(qs, tournament: Tournament, extra: tuple[str, ...]) -> list[dict]:
+    """Saved rows as values, with their names (and an individual event's start numbers: one more query)."""
+    individual = tournament.is_individual
+    if individual:
+        fields = ("rank", "player_id", "tiebreaks", "player__name", "player__club_id", "player__club__name")
+        rows = list(qs.filter(player__isnull=False).values(*fields, *NUMBERS, *extra))
+        numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
+                       .values_list("player_id", "start_number"))
+        for r in rows:
+            r["start_number"] = numbers.get(r["player_id"])
+        return rows
+    fields = ("rank", "team_id", "tiebreaks", "team__name", "team__club_id", "team__club__name")
+    return list(qs.filter(team__isnull=False).values(*fields, *NUMBERS, *extra))
+
+
+def stage_standings_for(stage: Stage, tournament: Tournament, pool: int | None = None) -> dict:
+    """A stage's saved standings: ``standings_for``'s shape, each row with its ``stage``, ``pool`` and rank in it
+    (``pool_rank``, a pools stage) and whether it went on to the next stage (``qualified``: null while the stage
+    has not closed), and the stage's ``ties`` at the cut; ``pool`` filters one pool. Four queries (five for an
+    individual event), whatever the number of pools."""
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    metrics = snapshot.metrics if snapshot else []
+    qs = Standing.objects.filter(stage=stage).order_by("position")
+    if pool is not None:
+        qs = qs.filter(pool=pool)
+    saved = _rows_of(qs, tournament, ("pool", "pool_rank"))
+    went_on = None
+    if stage.status == Stage.Status.CLOSED:
+        field = "entry__player_id" if tournament.is_individual else "entry__team_id"
+        went_on = set(StageEntrant.objects.filter(stage__tournament=tournament, stage__number=stage.number + 1)
+                      .values_list(field, flat=True))
+    who = "player_id" if tournament.is_individual else "team_id"
+    rows = [{**_row(s, metrics, tournament.is_individual), "stage": stage.number, "pool": s["pool"],
+             "pool_rank": s["pool_rank"], "qualified": None if went_on is None else s[who] in went_on}
+            for s in saved]
+    return {"computed_at": snapshot.computed_at if snapshot else None, "stage": stage.number, "rows": rows,
+            "ties": list((stage.report or {}).get("ties", [])),
+            "replacements": list((stage.report or {}).get("replacements", []))}
+
+
+def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | None = None) -> dict:
+    """A multi-stage event's standings: its ranking (``event_ranking``: the stage reached, then that stage's rank),
+    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank``. Four queries."""
+    from tournaments.stages import Replacement, StageResult, event_ranking
+
+    if snapshot is None:
+        snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    metrics = snapshot.metrics if snapshot else []
+    who = "player_id" if tournament.is_individual else "team_id"
+    saved = _rows_of(Standing.objects.filter(tournament=tournament).order_by("stage__number", "position"),
+                     tournament, ("stage__number", "pool", "position"))
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number").values("number", "report"))
+    field = "entry__player_id" if tournament.is_individual else "entry__team_id"
+    went = {}
+    for number, competitor in StageEntrant.objects.filter(stage__tournament=tournament, stage__number__gt=1
+                                                          ).values_list("stage__number", field):
+        went.setdefault(number, set()).add(competitor)
+    by_stage: dict[int, list[dict]] = {}
+    for s in saved:
+        by_stage.setdefault(s["stage__number"], []).append(s)
+    results = []
+    for st in stages:
+        rows = by_stage.get(st["number"], [])
+        if not rows:
+            continue
+        report = st["report"] or {}
+        results.append(StageResult(
+            st["number"], tuple(r[who] for r in rows), {r[who]: r["rank"] for r in rows},
+            frozenset(went.get(st["number"] + 1, ())) if report else frozenset(),
+            {r[who]: r["pool"] for r in rows if r["pool"] is not None} or None,
+            tuple(Replacement(x["withdrawn"], x["by"]) for x in report.get("replacements", []))))
+    own = {(s["stage__number"], s[who]): s for s in saved}
+    out = []
+    for e in event_ranking(results):
+        s = own[(e.stage, e.entrant)]
+        out.append({**_row(s, metrics, tournament.is_individual), "rank": e.rank, "stage": e.stage,
+                    "stage_rank": e.stage_rank})
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": out, "clubs": []}
 
 
 def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:

@@ -120,10 +120,12 @@ def kept_apart_remove(*, pair: KeptApart, user=None) -> None:
 
 # -- the draw -------------------------------------------------------------------------------------------------
 
-def _history(tournament: Tournament, number_of: dict[int, int], before: int) -> tuple[individual.PastRound, ...]:
-    """The event's rounds before ``before`` as the pure draw reads them: start numbers at each table."""
+def _history(tournament: Tournament, number_of: dict[int, int], before: int, stage=None
+             ) -> tuple[individual.PastRound, ...]:
+    """The stage's rounds before ``before`` as the pure draw reads them: start numbers at each table."""
     rounds: dict[int, dict] = {}
-    for seat in (RoundSeat.objects.filter(round__tournament=tournament, round__number__lt=before)
+    scope = {"round__stage": stage} if stage is not None else {"round__tournament": tournament}
+    for seat in (RoundSeat.objects.filter(**scope, round__number__lt=before)
                  .select_related("round", "match").order_by("round__number", "match__table", "seat")):
         rounds.setdefault(seat.round.number, {"tables": {}, "out": []})
         if seat.match_id is None:
@@ -140,28 +142,33 @@ def _history(tournament: Tournament, number_of: dict[int, int], before: int) -> 
     return tuple(past)
 
 
-def _scores(tournament: Tournament, number_of: dict[int, int]) -> tuple[tuple[int, int, int, int], ...]:
+def _scores(tournament: Tournament, number_of: dict[int, int], stage=None) -> tuple[tuple[int, int, int, int], ...]:
     """Swiss: each player's match points, games won and points for, ranked now from the results (the saved
-    standings may be a moment behind: their recompute is queued)."""
+    standings may be a moment behind: their recompute is queued); a later stage's from its own rounds."""
     from tournaments.ranking.individual import compute_individual_standings
     from tournaments.services.standings import points_settings
     from tournaments.services.standings_individual import individual_inputs
 
     pts = points_settings(tournament)
-    players, matches, sit_outs = individual_inputs(tournament, pts)
+    if stage is not None and stage.number > 1:
+        from tournaments.services.stage_standings import individual_stage_inputs, stage_field
+
+        players, matches, sit_outs = individual_stage_inputs(stage, tournament, pts, stage_field(stage, tournament))
+    else:
+        players, matches, sit_outs = individual_inputs(tournament, pts)
     rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, settings=pts)
     return tuple(sorted((number_of[r.player], r.match_points, r.games_won, r.points_for)
                         for r in rows if r.player in number_of))
 
 
-def _cycle_start(tournament: Tournament, number: int) -> int | None:
+def _cycle_start(tournament: Tournament, number: int, format: str | None = None) -> int | None:
     """The first round of ``number``'s ``tables`` cycle when ``number`` continues one (its second or third round)."""
-    if tournament.format != Tournament.Format.TABLES or number % 3 == 1:
+    if (format or tournament.format) != Tournament.Format.TABLES or number % 3 == 1:
         return None
     return number - (number - 1) % 3
 
 
-def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individual.DrawInputs, dict]:
+def draw_inputs(tournament: Tournament, number: int, seed: str, stage=None) -> tuple[individual.DrawInputs, dict]:
     """The pure draw's inputs for round ``number`` from the rows (what a ``RoundDraw`` keeps), and what the
     service changes in its result: ``{"left": [start numbers]}``, the players of the cycle who withdrew under
     the ``sit_out`` rule (their tables are not played; the others there sit out).
@@ -174,7 +181,11 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     number_of = {e.player_id: e.start_number for e in entries}
     by_number = {e.start_number: e for e in entries}
-    history = _history(tournament, number_of, number)
+    history = _history(tournament, number_of, number, stage)
+    format = stage.format if stage is not None else tournament.format
+    if stage is not None and stage.number > 1:  # a later stage draws its own entrants (the qualifiers)
+        field = set(stage.entrants.values_list("entry_id", flat=True))
+        entries = [e for e in entries if e.pk in field]
     kept = tuple(sorted(tuple(sorted((number_of[a], number_of[b])))
                         for a, b in KeptApart.objects.filter(tournament=tournament).values_list("player_a",
                                                                                                   "player_b")
@@ -182,7 +193,7 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
     drawn = sorted((e for e in entries if not e.withdrawn and not e.reserve), key=lambda e: e.start_number)
     changes: dict = {"left": [], "waiting": []}
     reserves: list[tuple[int, int]] = []
-    first = _cycle_start(tournament, number)
+    first = _cycle_start(tournament, number, format)
     if first is not None:
         cycle = [r for r in history if first <= r.number < number]
         if cycle and cycle[0].number == first:
@@ -207,8 +218,9 @@ def draw_inputs(tournament: Tournament, number: int, seed: str) -> tuple[individ
     players = tuple(individual.DrawPlayer(number=e.start_number, club=clubs.get(e.player.club_id),
                                           fixed_table=e.fixed_table) for e in drawn)
     inputs = individual.DrawInputs(
-        format=tournament.format, round_number=number, players=players, seed=seed, history=history,
-        kept_apart=kept, reserves=tuple(reserves), scores=_scores(tournament, number_of) if tournament.format == Tournament.Format.SWISS else ())
+        format=format, round_number=number, players=players, seed=seed, history=history,
+        kept_apart=kept, reserves=tuple(reserves),
+        scores=_scores(tournament, number_of, stage) if format == Tournament.Format.SWISS else ())
     return inputs, changes
 
 
@@ -255,9 +267,10 @@ def round_draw_locked(tournament: Tournament, number: int, *, user=None, report=
     """Draw round ``number`` of a locked individual event's ``stage`` (``round_pair`` calls it in its transaction;
     without a stage, the running one: ``Round.save``)."""
     report = report or (lambda info: None)
-    if number > tournament.rounds:
-        raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": tournament.rounds})
-    inputs, changes = draw_inputs(tournament, number, secrets.token_hex(8))
+    rounds = stage.rounds if stage is not None else tournament.rounds
+    if number > rounds:
+        raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": rounds})
+    inputs, changes = draw_inputs(tournament, number, secrets.token_hex(8), stage)
     report({"stage": "drawing", "round": number, "players": len(inputs.players)})
     result = _draw(inputs)
     report({"stage": "saving", "round": number, "matches": len(result.tables)})
@@ -275,12 +288,14 @@ def round_redraw(*, round: Round, user=None) -> Round:
         tournament = tournament_locked(round.tournament)
         if not tournament.is_individual:
             raise ServiceError("entry_kind", None, {"entry": tournament.entry})
-        rnd = Round.objects.get(pk=round.pk)
-        if Round.objects.filter(tournament=tournament, number__gt=rnd.number).exists():
+        rnd = Round.objects.select_related("stage").get(pk=round.pk)
+        if Round.objects.filter(stage_id=rnd.stage_id, number__gt=rnd.number).exists():
             raise Conflict("round_not_last", None, {"round": rnd.number})
+        if rnd.stage.status == rnd.stage.Status.CLOSED:
+            raise Conflict("stage_closed", None, {"stage": rnd.stage.number})
         if Match.objects.filter(round=rnd, games__isnull=False).exists():
             raise Conflict("round_started", None, {"round": rnd.number})
-        inputs, changes = draw_inputs(tournament, rnd.number, secrets.token_hex(8))
+        inputs, changes = draw_inputs(tournament, rnd.number, secrets.token_hex(8), rnd.stage)
         result = _draw(inputs)
         RoundSeat.objects.filter(round=rnd).delete()
         Match.objects.filter(round=rnd).delete()

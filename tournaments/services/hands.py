@@ -50,6 +50,7 @@ from tournaments.services.hand_data import (
     stored_state,
 )
 from tournaments.services.rows import insert_with_history, update
+from tournaments.services.stages import stage_open
 
 
 def _result_changed(match: Match) -> None:
@@ -384,8 +385,9 @@ def hand_preview(*, match: Match, data: Mapping, number: int | None = None,
 @transaction.atomic
 def hand_correct(*, hand: Hand, data: Mapping, user=None, reason: str | None = None) -> Hand:
     """Correct an entered hand and re-score every hand after it in its game; ``reason`` (the corrector's words)
-    is kept in the hand's history record ("corrected: <reason>")."""
+    is kept in the hand's history record ("corrected: <reason>"). Refused in a closed stage (``stage_closed``)."""
     match = match_lock(hand.game.match_id)
+    stage_open(match.round)
     game = Game.objects.get(pk=hand.game_id)
     rows = list(game.hands.order_by("number"))
     index = next(i for i, row in enumerate(rows) if row.pk == hand.pk)
@@ -415,8 +417,10 @@ def hand_correct(*, hand: Hand, data: Mapping, user=None, reason: str | None = N
 
 @transaction.atomic
 def hand_delete_last(*, hand: Hand, user=None) -> None:
-    """Delete the last hand of a game (and an empty game after it), re-opening the game and match."""
+    """Delete the last hand of a game (and an empty game after it), re-opening the game and match. Refused in a
+    closed stage (``stage_closed``)."""
     match = match_lock(hand.game.match_id)
+    stage_open(match.round)
     game = Game.objects.get(pk=hand.game_id)
     last = game.hands.order_by("-number").first()
     if last is None or last.pk != hand.pk:

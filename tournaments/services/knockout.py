@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Match, Round, Stage, Tournament
 from tournaments.pairing import knockout
 from tournaments.pairing.types import reasons_kept
 
@@ -18,9 +18,11 @@ def tournament_locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def knockout_tables(tournament: Tournament, number: int) -> int:
-    """Return the tables knockout round ``number`` has once complete (a round fills in as the one before finishes)."""
-    return Match.objects.filter(round__tournament=tournament, round__number=1).count() >> (number - 1)
+def knockout_tables(tournament: Tournament, number: int, *, stage_id: int | None = None) -> int:
+    """Return the tables knockout round ``number`` has once complete (a round fills in as the one before finishes);
+    ``stage_id``: the knockout stage's (round numbers count per stage)."""
+    scope = {"round__stage_id": stage_id} if stage_id is not None else {"round__tournament": tournament}
+    return Match.objects.filter(**scope, round__number=1).count() >> (number - 1)
 
 
 def _winner(match: Match) -> int | None:
@@ -39,8 +41,9 @@ def knockout_advance(*, match: Match) -> Match | None:
 def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | None:
     """Advance a finished knockout match's winner; the caller holds the tournament's lock."""
     rnd = match.round
-    if knockout_tables(tournament, rnd.number) <= 1:
-        if _winner(match) is not None:
+    if knockout_tables(tournament, rnd.number, stage_id=rnd.stage_id) <= 1:
+        if _winner(match) is not None and not Stage.objects.filter(
+                tournament=tournament, number__gt=Stage.objects.filter(pk=rnd.stage_id).values("number")[:1]).exists():
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         return None
     table, _ = knockout.next_slot(match.table)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tournaments import commit_cache
 from tournaments.live import publish_match_changed
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, Stage, Tournament
 from tournaments.services.knockout import knockout_advance
 from tournaments.services import standings
 
@@ -23,6 +23,13 @@ def match_result_changed(*, match: Match) -> None:
         lambda replies: standings.standings_recompute_schedule(
             tournament.pk, added=replies if isinstance(replies, Exception) else replies[0]))
     publish_match_changed(match.pk, tournament.pk)
-    if (tournament.format == Tournament.Format.KNOCKOUT and match.status == Match.Status.FINISHED
-            and match.winner in (Match.Winner.NS, Match.Winner.EW)):
+    if match.status == Match.Status.FINISHED and match.winner in (Match.Winner.NS, Match.Winner.EW) and (
+            _stage_format(match) == Stage.Format.KNOCKOUT):
         knockout_advance(match=match)
+
+
+def _stage_format(match: Match) -> str | None:
+    """The format of the match's stage (a multi-stage event's knockout may follow pools or a Swiss)."""
+    if "stage" in match.round._state.fields_cache:
+        return match.round.stage.format
+    return Stage.objects.filter(pk=match.round.stage_id).values_list("format", flat=True).first()

@@ -22,6 +22,7 @@ from tournaments.models import (
     Match,
     Round,
     RoundSlot,
+    Stage,
     TaskRecord,
     Team,
     Tournament,
@@ -35,7 +36,13 @@ from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.games import match_result_apply
 from tournaments.services.knockout import knockout_advance_locked, knockout_tables, tournament_locked
 from tournaments.services.results import match_result_changed
-from tournaments.services.stages import stage_running
+from tournaments.services.stages import (
+    stage_entries,
+    stage_open,
+    stage_pools,
+    stage_pools_first_draw,
+    stage_running,
+)
 from tournaments.services.standings import (
     load_results,
     points_settings,
@@ -52,11 +59,9 @@ class PairingImpossible(ServiceError):
         self.teams = teams
 
 
-def _entries(tournament: Tournament, *, active_only: bool) -> list[Entry]:
-    qs = Entry.objects.filter(tournament=tournament).select_related("team")
-    if active_only:
-        qs = qs.filter(withdrawn=False)
-    return sorted(qs, key=lambda e: (e.seed is None, e.seed or 0, e.id))
+def _entries(tournament: Tournament, stage: Stage, *, active_only: bool) -> list[Entry]:
+    """The running stage's entries, best seed first (stage 1: the event's; after: the stage's entrants)."""
+    return stage_entries(stage, tournament, active_only=active_only)
 
 
 def round_pair(*, tournament: Tournament, force: bool = False, user=None, number: int | None = None,
@@ -86,9 +91,13 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
             rnd = _knockout_round(tournament, stage, last, next_number)
         else:
             if stage.format == Tournament.Format.SWISS:
-                pairings = _swiss(tournament, next_number, report)
+                pairings = _swiss(tournament, stage, next_number, report)
+            elif stage.format == Stage.Format.POOLS:
+                if stage.number == 1 and last is None:
+                    stage_pools_first_draw(stage, tournament, user)
+                pairings = _pools(tournament, stage, next_number)
             else:
-                pairings = _round_robin(tournament, next_number)
+                pairings = _round_robin(tournament, stage, next_number)
             report({"stage": "saving", "round": next_number, "matches": len(pairings)})
             rnd = _save_round(tournament, stage, next_number, pairings)
         Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
@@ -115,20 +124,25 @@ def _save_round(tournament: Tournament, stage, number: int, pairings: list[Pairi
     return rnd
 
 
-def _swiss(tournament: Tournament, number: int, report) -> list[Pairing]:
-    active = _entries(tournament, active_only=True)
+def _swiss(tournament: Tournament, stage: Stage, number: int, report) -> list[Pairing]:
+    active = _entries(tournament, stage, active_only=True)
     if len(active) < 2:
         raise ServiceError("too_few_teams")
-    if number > tournament.rounds:
-        raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": tournament.rounds})
-    teams, results, _ = load_results(tournament)
-    rows = compute_standings(teams, results, metrics=tournament_metrics(tournament),
-                             settings=points_settings(tournament))
+    if number > stage.rounds:
+        raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": stage.rounds})
+    if stage.number == 1:
+        teams, results, _ = load_results(tournament)
+        rows = compute_standings(teams, results, metrics=tournament_metrics(tournament),
+                                 settings=points_settings(tournament))
+    else:  # a later stage: its own standings (what its entrants carry over included)
+        from tournaments.services.stage_standings import stage_rows
+
+        rows = stage_rows(stage, tournament, points_settings(tournament), tournament_metrics(tournament)).rows
     position = {r.team: r.position for r in rows}
     score = {r.team: r.match_points for r in rows}
     opponents: dict[int, set[int]] = {e.team_id: set() for e in active}
     byes: set[int] = set()
-    for ns, ew in Match.objects.filter(round__tournament=tournament).values_list("ns_id", "ew_id"):
+    for ns, ew in Match.objects.filter(round__stage=stage).values_list("ns_id", "ew_id"):
         if ew is None:
             byes.add(ns)
         else:
@@ -146,8 +160,9 @@ def _swiss(tournament: Tournament, number: int, report) -> list[Pairing]:
 
 
 
-def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
-    entries = _entries(tournament, active_only=False)
+def _round_robin(tournament: Tournament, stage: Stage, number: int, entries: list[Entry] | None = None,
+                 first_table: int = 1) -> list[Pairing]:
+    entries = _entries(tournament, stage, active_only=False) if entries is None else entries
     total = round_robin.rounds_needed(len(entries), double=tournament.double_round_robin)
     if number > total:
         raise ServiceError("tournament_over", None, {"reason": "round_robin", "rounds": total})
@@ -162,20 +177,56 @@ def _round_robin(tournament: Tournament, number: int) -> list[Pairing]:
             out.append(Pairing(0, sides[0], None, (("bye_opponent_withdrawn", {}),)))
         else:
             out.append(Pairing(0, p.ns, p.ew, p.why))
-    return [Pairing(i, p.ns, p.ew, p.why) for i, p in enumerate(out, start=1)]
+    return [Pairing(i, p.ns, p.ew, p.why) for i, p in enumerate(out, start=first_table)]
+
+
+def _pools(tournament: Tournament, stage: Stage, number: int) -> list[Pairing]:
+    """A pools stage's round: a round robin inside each pool (its round ``number``), the tables numbered across
+    the pools (pool 1's first). The stage is over when every pool has played its round robin."""
+    entries = _entries(tournament, stage, active_only=False)
+    pool_of = stage_pools(stage)
+    pools: dict[int, list[Entry]] = {}
+    for e in entries:
+        pools.setdefault(pool_of.get(e.pk, 0), []).append(e)
+    total = max((round_robin.rounds_needed(len(m), double=tournament.double_round_robin) for m in pools.values()),
+                default=0)
+    if number > total:
+        raise ServiceError("tournament_over", None, {"reason": "round_robin", "rounds": total})
+    out: list[Pairing] = []
+    for pool in sorted(pools):
+        members = pools[pool]
+        if number > round_robin.rounds_needed(len(members), double=tournament.double_round_robin):
+            continue
+        out += _round_robin(tournament, stage, number, members, first_table=len(out) + 1)
+    return out
 
 
 def _knockout_round(tournament: Tournament, stage, last: Round | None, number: int) -> Round:
     """Round 1 from the seeds; later rounds are filled in as matches finish (and here, if any is missing)."""
     if last is None:
-        active = _entries(tournament, active_only=True)
+        drawn = (stage.draw or {}).get("first_round")
+        if drawn:  # the bracket drawn when the stage started (pool-mates apart)
+            withdrawn = set(Entry.objects.filter(tournament=tournament, withdrawn=True).values_list("team_id",
+                                                                                                    flat=True))
+            pairings = []
+            for table, ns, ew, why in drawn:
+                if ew is not None and ew in withdrawn:
+                    ns, ew, why = ns, None, [["bye_opponent_withdrawn", {}]]
+                elif ns in withdrawn and ew is not None:
+                    ns, ew, why = ew, None, [["bye_opponent_withdrawn", {}]]
+                pairings.append(Pairing(table, ns, ew, tuple((code, params) for code, params in why)))
+            rnd = _save_round(tournament, stage, 1, pairings)
+            for bye in rnd.matches.filter(ew=None):
+                knockout_advance_locked(tournament, bye)
+            return rnd
+        active = _entries(tournament, stage, active_only=True)
         if len(active) < 2:
             raise ServiceError("too_few_teams", None, {"reason": "knockout"})
         rnd = _save_round(tournament, stage, 1, knockout.first_round([e.team_id for e in active]))
         for bye in rnd.matches.filter(ew=None):  # byes are decided already: their winners advance now
             knockout_advance_locked(tournament, bye)
         return rnd
-    if knockout_tables(tournament, last.number) <= 1:
+    if knockout_tables(tournament, last.number, stage_id=stage.pk) <= 1:
         raise ServiceError("tournament_over", None, {"reason": "final"})
     for match in last.matches.filter(status=Match.Status.FINISHED):
         knockout_advance_locked(tournament, match)
@@ -199,8 +250,9 @@ def round_pair_request(*, tournament: Tournament, force: bool = False, user=None
     with transaction.atomic():
         if refuse_at_once:
             _round_pair_refusals(tournament, force=force)
-        last = Round.objects.filter(tournament=tournament).order_by("-number").values_list(
-            "number", flat=True).first()
+        running = Stage.objects.filter(tournament=tournament, status=Stage.Status.RUNNING).order_by("number").first()
+        last = Round.objects.filter(stage=running).order_by("-number").values_list(
+            "number", flat=True).first() if running else None
         number = (last or 0) + 1
         record = TaskRecord.objects.create(
             id=uuid.uuid4(), kind=TaskRecord.Kind.ROUND_PAIR, tournament=tournament,
@@ -220,7 +272,8 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
     if TaskRecord.objects.filter(tournament=tournament, kind=TaskRecord.Kind.ROUND_PAIR,
                                  status__in=[TaskRecord.Status.PENDING, TaskRecord.Status.RUNNING]).exists():
         raise Conflict("pairing_in_progress")
-    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    last = Round.objects.filter(tournament=tournament, stage__status=Stage.Status.RUNNING).order_by(
+        "-stage__number", "-number").first()
     if tournament.is_individual:
         players = Entry.objects.filter(tournament=tournament, withdrawn=False, reserve=False).count()
         if players < 4:
@@ -277,7 +330,7 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
         entry = Entry.objects.select_for_update(of=("self",)).select_related("team", "player").get(pk=entry.pk)
         if entry.withdrawn:
             raise Conflict("already_withdrawn", None, {"team": (entry.team or entry.player).name})
-        last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        last = Round.objects.filter(tournament=tournament).order_by("-stage__number", "-number").first()
         after = last.number if last else 0
         if tournament.is_individual:
             from tournaments.services.draws import individual_withdraw
@@ -315,6 +368,7 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
         tournament = tournament_locked(match.round.tournament)
         match = Match.objects.select_for_update().get(pk=match.pk)
         rnd = match.round
+        stage_open(rnd)
         if rnd.matches.filter(Q(status__in=[Match.Status.PLAYING, Match.Status.FINISHED]) & ~Q(ew=None)).exists() \
                 or rnd.matches.filter(games__isnull=False).exists():
             raise Conflict("round_started", None, {"round": rnd.number})
@@ -322,7 +376,7 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
         if new["ns"] == new["ew"]:
             raise ServiceError("same_team", "ew")
         if new["ew"] is not None and not allow_rematch:
-            met = Match.objects.filter(round__tournament=tournament).exclude(round=rnd).filter(
+            met = Match.objects.filter(round__stage_id=rnd.stage_id).exclude(round=rnd).filter(
                 Q(ns_id=new["ns"], ew_id=new["ew"]) | Q(ns_id=new["ew"], ew_id=new["ns"])).exists()
             a, b = sorted((new["ns"], new["ew"]))
             if met or ForbiddenPair.objects.filter(tournament=tournament, team_a_id=a, team_b_id=b).exists():

@@ -53,11 +53,12 @@ from operator import attrgetter
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments import queue
 from tournaments.live import publish_standings_changed
-from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
+from tournaments.models import Match, Stage, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
     Context,
@@ -68,6 +69,8 @@ from tournaments.ranking import (
     rank_standings,
 )
 from tournaments.ranking.metrics import DEFAULT_METRICS
+from tournaments.services.match_records import MATCH_COLUMNS as _MATCH_COLUMNS
+from tournaments.services.match_records import Records as _Records
 
 logger = logging.getLogger(__name__)
 
@@ -145,8 +148,6 @@ WHERE e.tournament_id = %s
 ORDER BY e.seed, e.id
 """
 
-_MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, " \
-                 "m.points_ns, m.points_ew"
 _MATCHES_SQL = f"""
 SELECT {_MATCH_COLUMNS}
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
@@ -154,26 +155,6 @@ WHERE r.tournament_id = %s
 """
 
 
-class _Records:
-    """Turns match rows (``_MATCH_COLUMNS``) into the ``MatchRecord`` of each side, at a tournament's points."""
-
-    def __init__(self, pts: PointsSettings):
-        win, draw = pts.points_win, pts.points_draw
-        self.bye = pts.points_bye
-        self.outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
-
-    def __call__(self, row: tuple) -> tuple[MatchRecord, ...]:
-        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew = row
-        if ew is None:
-            return (MatchRecord(rnd, ns, None, "B", self.bye),)
-        if status != _FINISHED or winner not in self.outcomes:
-            return ()
-        o_ns, mp_ns, o_ew, mp_ew = self.outcomes[winner]
-        return (MatchRecord(rnd, ns, ew, o_ns, mp_ns, gw_ns, gw_ew, p_ns, p_ew),
-                MatchRecord(rnd, ew, ns, o_ew, mp_ew, gw_ew, gw_ns, p_ew, p_ns))
-
-
-_FINISHED = Match.Status.FINISHED.value
 
 
 def _load(tournament: Tournament, pts: PointsSettings):
@@ -314,14 +295,26 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         advisory_lock(tournament.pk, "standings")
         computed_at = timezone.now()
         # Locked: a write to the rows by someone else (which empties the generation) waits for us.
-        snapshot = (StandingsSnapshot.objects.select_for_update().filter(tournament=tournament).first()
-                    or StandingsSnapshot(tournament=tournament))
+        # The event's stages counted in the same statement (a one-stage event reads nothing more).
+        count = Stage.objects.filter(tournament=OuterRef("tournament")).values("tournament").annotate(n=Count("pk"))
+        first = Stage.objects.filter(tournament=OuterRef("tournament"), number=1).values("pk")[:1]
+        snapshot = (StandingsSnapshot.objects.select_for_update(of=("self",)).filter(tournament=tournament)
+                    .annotate(stage_count=Subquery(count.values("n")[:1]), first_stage=Subquery(first)).first())
+        if snapshot is None:
+            snapshot = StandingsSnapshot(tournament=tournament)
+            snapshot.stage_count = Stage.objects.filter(tournament=tournament).count()
+            snapshot.first_stage = Stage.objects.filter(tournament=tournament, number=1).values_list(
+                "pk", flat=True).first()
         changed = _take_changes(tournament.pk)
+        if snapshot.stage_count > 1:
+            stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+            return _stages_recompute(tournament, stages, snapshot, pts, started, computed_at)
+        stage = Stage(pk=snapshot.first_stage, tournament=tournament, number=1)
         if tournament.is_individual:
             from tournaments.services.standings_individual import individual_standings_recompute
 
             return individual_standings_recompute(tournament, snapshot, pts, list(tournament.tiebreaks or []),
-                                                  started)
+                                                  started, stage=stage)
         incremental = True
         if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics)
                 or not inputs.apply(changed, tournament.pk)):
@@ -330,7 +323,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
             inputs = _Inputs("", (pts, metrics), matches, records, ctx, clubs)
             incremental = False
         rows = rank_standings(inputs.ctx, metrics)
-        inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved)
+        inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved, stage.pk)
         snapshot.computed_at, snapshot.metrics = computed_at, metrics
         snapshot.clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
                           for c in club_standings(rows, inputs.clubs, pts)]
@@ -343,7 +336,45 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
     return snapshot
 
 
-def _replace_rows(tournament: Tournament, rows, computed_at, saved: dict[int, tuple] | None) -> dict[int, tuple] | None:
+def _stages_recompute(tournament: Tournament, stages, snapshot, pts, started: float, computed_at) -> StandingsSnapshot:
+    """A multi-stage event: every stage that has started ranked on its own (``stage_standings``), all its rows
+    replaced (no kept inputs: a stage's field and rounds are few, and the event is loaded whole). The club
+    standings are stage 1's."""
+    from tournaments.services.stage_standings import stage_rows
+
+    metrics = (list(tournament.tiebreaks or []) if tournament.is_individual else tournament_metrics(tournament))
+    Standing.objects.filter(tournament=tournament).delete()
+    new, first, used = [], None, metrics
+    for stage in stages:
+        if stage.status == Stage.Status.PENDING:
+            continue
+        computed = stage_rows(stage, tournament, pts, metrics)
+        used = computed.metrics if tournament.is_individual else metrics
+        if first is None:
+            first = computed
+        for r in computed.rows:
+            who = {"player_id": r.player} if tournament.is_individual else {"team_id": r.team}
+            entrant = r.player if tournament.is_individual else r.team
+            new.append(Standing(tournament=tournament, stage=stage, computed_at=computed_at,
+                                pool=computed.pools.get(entrant), pool_rank=computed.pool_ranks.get(entrant),
+                                **who, **{f: getattr(r, f) for f in Standing.COMPUTED}))
+    Standing.objects.bulk_create(new, batch_size=1000)
+    snapshot.computed_at, snapshot.metrics = computed_at, list(used)
+    clubs = []
+    if first is not None and not tournament.is_individual:
+        clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
+                 for c in club_standings(first.rows, {e.competitor: e.club for e in first.field}, pts)]
+    snapshot.clubs = clubs
+    snapshot.generation = uuid.uuid4().hex
+    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
+    snapshot.save()
+    publish_standings_changed(tournament.pk)
+    snapshot.incremental, snapshot.changes = False, []
+    return snapshot
+
+
+def _replace_rows(tournament: Tournament, rows, computed_at, saved: dict[int, tuple] | None,
+                  stage_id: int) -> dict[int, tuple] | None:
     """Make the saved rows exactly ``rows``, writing only the rows whose values changed.
 
     ``saved`` is what the last recompute left (None: read it). Returns the rows as now saved, for
@@ -366,14 +397,14 @@ def _replace_rows(tournament: Tournament, rows, computed_at, saved: dict[int, tu
         elif _values(r) != row[1]:
             changed.append((row[0], r))
     if connection.vendor == "postgresql":
-        inserted = _write_rows_postgresql(tournament, changed, new, computed_at)
+        inserted = _write_rows_postgresql(tournament, changed, new, computed_at, stage_id)
     else:
         Standing.objects.bulk_update(
             [Standing(pk=pk, computed_at=computed_at, **{f: getattr(r, f) for f in Standing.COMPUTED})
              for pk, r in changed],
             [*Standing.COMPUTED, "computed_at"], batch_size=500)
         created = Standing.objects.bulk_create(
-            [Standing(tournament=tournament, team_id=r.team, computed_at=computed_at,
+            [Standing(tournament=tournament, stage_id=stage_id, team_id=r.team, computed_at=computed_at,
                       **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in new], batch_size=1000)
         inserted = {s.team_id: s.pk for s in created}
     if None in inserted.values():
@@ -402,7 +433,7 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) -> dict[int, int]:
+def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at, stage_id: int) -> dict[int, int]:
     """Update the changed rows with one UPDATE and insert the new ones with one INSERT; the new rows' ids by team.
 
     The rows go as one JSON array of arrays each: one text parameter. (Django's ``bulk_update``
@@ -432,8 +463,9 @@ def _write_rows_postgresql(tournament: Tournament, changed, new, computed_at) ->
         if not new:
             return {}
         cursor.execute(
-            f"INSERT INTO {table} (tournament_id, computed_at, team_id, {columns}) "
-            f"SELECT %(tournament)s, %(at)s, v.* FROM ({source}) AS v RETURNING team_id, id",
-            {"rows": data((r.team, r) for r in new), "at": computed_at, "tournament": tournament.pk})
+            f"INSERT INTO {table} (tournament_id, stage_id, computed_at, team_id, {columns}) "
+            f"SELECT %(tournament)s, %(stage)s, %(at)s, v.* FROM ({source}) AS v RETURNING team_id, id",
+            {"rows": data((r.team, r) for r in new), "at": computed_at, "tournament": tournament.pk,
+             "stage": stage_id})
         return dict(cursor.fetchall())
 

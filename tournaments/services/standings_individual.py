@@ -67,7 +67,7 @@ def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], li
 
 
 def individual_standings_recompute(tournament: Tournament, snapshot: StandingsSnapshot, pts, metrics,
-                                   started: float) -> StandingsSnapshot:
+                                   started: float, *, stage=None) -> StandingsSnapshot:
     """Rank the players and replace the saved rows and the club ranking (in the caller's transaction and lock)."""
     # Names stored by a write that skipped the checks (a bulk update) are dropped, as the team standings do.
     metrics = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries]
@@ -78,7 +78,7 @@ def individual_standings_recompute(tournament: Tournament, snapshot: StandingsSn
     computed_at = timezone.now()
     Standing.objects.filter(tournament=tournament).delete()
     Standing.objects.bulk_create(
-        [Standing(tournament=tournament, player_id=r.player, computed_at=computed_at,
+        [Standing(tournament=tournament, stage=stage, player_id=r.player, computed_at=computed_at,
                   **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in rows], batch_size=1000)
     snapshot.computed_at, snapshot.metrics = computed_at, list(metrics)
     snapshot.clubs = [{"club": c.club, "rank": c.rank, "players": c.players, "percentage": c.percentage}

@@ -1,0 +1,31 @@
+"""A match row as the standings read it, and its records: shared by the event's standings
+(``tournaments.services.standings``) and each stage's (``tournaments.services.stage_standings``)."""
+
+from __future__ import annotations
+
+from tournaments.models import Match
+from tournaments.ranking import MatchRecord, PointsSettings
+
+MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, " \
+                 "m.points_ns, m.points_ew"
+
+FINISHED = Match.Status.FINISHED.value
+
+
+class Records:
+    """Turns match rows (``MATCH_COLUMNS``) into the ``MatchRecord`` of each side, at a tournament's points."""
+
+    def __init__(self, pts: PointsSettings):
+        win, draw = pts.points_win, pts.points_draw
+        self.bye = pts.points_bye
+        self.outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
+
+    def __call__(self, row: tuple) -> tuple[MatchRecord, ...]:
+        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew = row
+        if ew is None:
+            return (MatchRecord(rnd, ns, None, "B", self.bye),)
+        if status != FINISHED or winner not in self.outcomes:
+            return ()
+        o_ns, mp_ns, o_ew, mp_ew = self.outcomes[winner]
+        return (MatchRecord(rnd, ns, ew, o_ns, mp_ns, gw_ns, gw_ew, p_ns, p_ew),
+                MatchRecord(rnd, ew, ns, o_ew, mp_ew, gw_ew, gw_ns, p_ew, p_ns))

@@ -1,0 +1,216 @@
+"""Standings per stage (docs/stages.md): each stage ranks its own field over its own rounds.
+
+A stage's field (``stage_field``): stage 1's is the event's entries (reserves of an individual event left
+out); a later stage's is its ``StageEntrant`` rows, written when the stage before closed. A stage's matches
+are its own rounds' only, numbered per stage. What a qualifier carries over (``StageEntrant.carried``) is
+added to its totals (``apply_carry``); the tiebreaks read the stage's own matches.
+
+* a pools stage ranks each pool on its own (the row's ``pool`` and ``pool_rank``), and the stage's order is
+  place by place across the pools, compared per match played (``qualify``'s order, ``Qualification.order``);
+* a knockout ranks by the round reached (``knockout_standings``), the previous stage's rank after that;
+* any other stage is one standings, as a one-stage event's.
+
+``stage_rows`` computes a stage's rows in memory (the standings recompute saves them; ``stage_close`` cuts
+them); it reads the field, the round numbers and the matches (and the seats, for players).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import connection
+
+from tournaments.models import Entry, Match, RoundSeat, Stage, StageEntrant, Tournament
+from tournaments.ranking import Context, TeamInfo, rank_standings
+from tournaments.services.match_records import MATCH_COLUMNS, Records
+from tournaments.ranking.individual import (
+    IndividualMatch,
+    PlayerInfo,
+    SitOut,
+    individual_context,
+    individual_metrics,
+    rank_individual_standings,
+    sit_out_score,
+)
+from tournaments.stages import Carry, KnockoutMatch, Rule, apply_carry, knockout_standings, qualify, rows_of
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One entrant of a stage: its entry, the team or player it is (``competitor``) and where it stands."""
+
+    entry: int
+    competitor: int
+    club: int | None
+    seed: int | None
+    withdrawn: bool
+    pool: int | None = None
+    previous: int | None = None  # its rank in the stage before (stage 1: its seed)
+    number: int = 0  # an individual event's start number
+    carried: Carry | None = None
+
+
+@dataclass(slots=True)
+class StageRows:
+    """A stage's computed standings: the ranking's rows in the stage's order (``rank``/``position`` set to the
+    stage's), each row's pool and rank in it, the field, the metric names and the individual matches."""
+
+    stage: Stage
+    rows: list
+    pools: dict[int, int]
+    pool_ranks: dict[int, int]
+    field: list[Entrant]
+    metrics: list[str]
+    matches: list
+
+
+def _carry(data) -> Carry | None:
+    if not data:
+        return None
+    return Carry(**{k: int(data.get(k, 0)) for k in ("match_points", "games_won", "games_lost", "points_for",
+                                                     "points_against")})
+
+
+def stage_field(stage: Stage, tournament: Tournament) -> list[Entrant]:
+    """The stage's entrants, best seed first (two queries)."""
+    individual = tournament.is_individual
+    if stage.number == 1:
+        pools = dict(StageEntrant.objects.filter(stage=stage).values_list("entry_id", "pool"))
+        qs = Entry.objects.filter(tournament=tournament)
+        qs = qs.filter(player__isnull=False, reserve=False) if individual else qs.filter(team__isnull=False)
+        out = []
+        for e in qs.values("id", "team_id", "player_id", "team__club_id", "player__club_id", "seed", "withdrawn",
+                           "start_number").order_by("seed", "start_number", "id"):
+            out.append(Entrant(e["id"], e["player_id"] if individual else e["team_id"],
+                               e["player__club_id"] if individual else e["team__club_id"], e["seed"],
+                               e["withdrawn"], pools.get(e["id"]), e["seed"], e["start_number"] or 0))
+        return out
+    out = []
+    for s in StageEntrant.objects.filter(stage=stage).values(
+            "entry_id", "entry__team_id", "entry__player_id", "entry__team__club_id", "entry__player__club_id",
+            "seed", "entry__withdrawn", "pool", "qualified_from_rank", "entry__start_number", "carried"
+    ).order_by("seed"):
+        out.append(Entrant(s["entry_id"], s["entry__player_id"] if individual else s["entry__team_id"],
+                           s["entry__player__club_id"] if individual else s["entry__team__club_id"], s["seed"],
+                           s["entry__withdrawn"], s["pool"], s["qualified_from_rank"], s["entry__start_number"] or 0,
+                           _carry(s["carried"])))
+    return out
+
+
+def _team_matches(stage: Stage, pts):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT number FROM tournaments_round WHERE stage_id = %s", [stage.pk])
+        numbers = {n for n, in cursor.fetchall()}
+        table = connection.ops.quote_name("table")
+        cursor.execute(f"SELECT {MATCH_COLUMNS}, m.{table} FROM tournaments_match m JOIN tournaments_round r "
+                       f"ON r.id = m.round_id WHERE r.stage_id = %s ORDER BY r.number, m.{table}", [stage.pk])
+        matches = cursor.fetchall()
+    return numbers, matches, Records(pts)
+
+
+def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) -> StageRows:
+    """The stage's standings in memory (see the module's rules)."""
+    field = stage_field(stage, tournament)
+    if tournament.is_individual:
+        return _individual_rows(stage, tournament, pts, metrics, field)
+    numbers, matches, records_of = _team_matches(stage, pts)
+    present: dict[int, set[int]] = defaultdict(set)
+    records = []
+    for row in matches:
+        _, rnd, ns, ew = row[:4]
+        present[ns].add(rnd)
+        if ew is not None:
+            present[ew].add(rnd)
+        records.extend(records_of(row[:10]))
+    teams = [TeamInfo(e.competitor, e.club, e.seed, frozenset(numbers - present[e.competitor]), e.withdrawn)
+             for e in field]
+    carried = {e.competitor: e.carried for e in field if e.carried is not None}
+    previous = {e.competitor: e.previous for e in field if e.previous is not None}
+    pools = {e.competitor: e.pool for e in field if e.pool is not None}
+    pool_ranks: dict[int, int] = {}
+    if stage.format == Stage.Format.POOLS and pools:
+        rows, cut_rows = [], []
+        by_pool: dict[int, list[TeamInfo]] = defaultdict(list)
+        for t in teams:
+            by_pool[pools.get(t.team, 0)].append(t)
+        for pool, members in sorted(by_pool.items()):
+            ctx = Context.build(members, records, pts)
+            apply_carry(ctx, carried)
+            ranked = rank_standings(ctx, metrics)
+            for r in ranked:
+                pool_ranks[r.team] = r.rank
+            rows += ranked
+            cut_rows += rows_of(ranked, metrics, pool=pool)
+        if cut_rows:
+            order = qualify(Rule("pools", per_pool=1), cut_rows, seed=stage.seed or "order", metrics=metrics,
+                            previous=previous)
+            by_team = {r.team: r for r in rows}
+            rows = [by_team[e] for e in order.order]
+            for position, r in enumerate(rows, start=1):
+                r.rank, r.position = order.ranks[r.team], position
+    else:
+        ctx = Context.build(teams, records, pts)
+        if carried and stage.format != Stage.Format.KNOCKOUT:
+            apply_carry(ctx, carried)
+        rows = rank_standings(ctx, metrics)
+        if stage.format == Stage.Format.KNOCKOUT and matches:
+            ko = [KnockoutMatch(m[1], m[10], m[2], m[3],
+                                m[5] if m[4] == Match.Status.FINISHED and m[5] in ("ns", "ew") else "")
+                  for m in matches]
+            order = knockout_standings([e.competitor for e in field], ko, seed=stage.seed or "order",
+                                       previous=previous or None)
+            by_team = {r.team: r for r in rows}
+            rows = [by_team[k.entrant] for k in order]
+            for k, r in zip(order, rows):
+                r.rank = r.position = k.position
+    return StageRows(stage, rows, pools, pool_ranks, field, list(metrics), [])
+
+
+def individual_stage_inputs(stage: Stage, tournament: Tournament, pts, field: list[Entrant]):
+    """The individual ranking's inputs of one stage: its players, its finished matches, its sit-outs scored."""
+    players = [PlayerInfo(player=e.competitor, club=e.club, number=e.number) for e in field]
+    seats: dict[int, dict[str, int]] = {}
+    out: list[tuple[int, int]] = []
+    for match_id, player, seat, number in RoundSeat.objects.filter(round__stage=stage).values_list(
+            "match_id", "player_id", "seat", "round__number"):
+        if match_id is None:
+            out.append((player, number))
+        else:
+            seats.setdefault(match_id, {})[seat] = player
+    matches = []
+    for m in Match.objects.filter(round__stage=stage).values(
+            "id", "round__number", "table", "winner", "status", "games_won_ns", "games_won_ew", "points_ns",
+            "points_ew"):
+        s = seats.get(m["id"], {})
+        if len(s) != 4:
+            continue
+        matches.append(IndividualMatch(
+            match=m["id"], round=m["round__number"], table=m["table"], ns=(s["N"], s["S"]), ew=(s["E"], s["W"]),
+            winner=m["winner"] if m["status"] == Match.Status.FINISHED else "",
+            games_ns=m["games_won_ns"], games_ew=m["games_won_ew"], points_ns=m["points_ns"],
+            points_ew=m["points_ew"]))
+    fixed = tournament.sit_out_fixed or {}
+    fixed_score = (fixed.get("match_points", 0), fixed.get("games_won", 0), fixed.get("points_for", 0))
+    by_round: dict[int, list[IndividualMatch]] = {}
+    for m in matches:
+        by_round.setdefault(m.round, []).append(m)
+    sit_outs = []
+    for player, number in out:
+        mp, games, points = sit_out_score(tournament.sit_out_score, by_round.get(number, []), fixed=fixed_score,
+                                          settings=pts)
+        sit_outs.append(SitOut(player=player, round=number, match_points=mp, games_won=games, points_for=points))
+    return players, matches, sit_outs
+
+
+def _individual_rows(stage, tournament, pts, metrics, field) -> StageRows:
+    from tournaments.ranking import METRICS
+
+    usable = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries] or None
+    players, matches, sit_outs = individual_stage_inputs(stage, tournament, pts, field)
+    ctx = individual_context(players, matches, sit_outs, settings=pts)
+    carried = {e.competitor: e.carried for e in field if e.carried is not None}
+    if carried:
+        apply_carry(ctx, carried)
+    rows = rank_individual_standings(ctx, format=stage.format, metrics=usable)
+    return StageRows(stage, rows, {}, {}, field, individual_metrics(stage.format, usable), matches)
