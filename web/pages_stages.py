@@ -160,7 +160,8 @@ def has_stages_to_show(tournament: Tournament) -> bool:
 
 
 def wall_stage(tournament: Tournament) -> dict | None:
-    """What the wall shows of the stages: the running knockout stage's bracket (None: nothing more than before)."""
+    """What the wall shows of the stages: the running knockout stage's bracket, or the running pools stage's pools
+    (None: nothing more than before)."""
     if not has_stages_to_show(tournament):
         return None
     stages = stages_of(tournament)
@@ -170,4 +171,50 @@ def wall_stage(tournament: Tournament) -> dict | None:
     if running["stage"].format == "knockout":
         drawn = bracket(tournament, running["stage"], element_id="wall-bracket", wall=True)
         return {"kind": "bracket", "stage": running, "bracket": drawn} if drawn else None
+    if running["stage"].format == "pools":
+        return {"kind": "pools", "stage": running, "standings": stage_standings(tournament, running["stage"])}
     return None
+
+
+def stage_standings(tournament: Tournament, stage: Stage) -> dict:
+    """A stage's standings (``stage_standings_for``: four queries, whatever the number of pools): one table per
+    pool for a pools stage (by rank in the pool), else one; the qualifiers marked once the stage has closed."""
+    from tournaments.selectors.standings import stage_standings_for
+
+    data = stage_standings_for(stage, tournament)
+    rows = data["rows"]
+    if stage.format == "pools":
+        groups: dict[int, list[dict]] = {}
+        for r in rows:
+            groups.setdefault(r["pool"] or 0, []).append(r)
+        tables = [{"pool": p, "rows": sorted(rs, key=lambda r: (r["pool_rank"] or 0))} for p, rs in sorted(groups.items())]
+    else:
+        tables = [{"pool": None, "rows": rows}] if rows else []
+    return {"computed_at": data["computed_at"], "tables": tables, "count": len(rows),
+            "qualified": sum(1 for r in rows if r["qualified"]), "closed": stage.status == "closed",
+            "individual": tournament.is_individual}
+
+
+def event_ranking(tournament: Tournament, stages: list[dict]) -> list[dict]:
+    """The event's ranking (the stage reached, then that stage's rank) with each entrant's path: its rank (and
+    pool) in every stage it played and whether it went on. Six queries, whatever the field."""
+    from tournaments.models import StageEntrant, Standing
+    from tournaments.selectors.standings import event_standings_for
+
+    rows = event_standings_for(tournament)["rows"]
+    who = "player_id" if tournament.is_individual else "team_id"
+    steps: dict[int, list[dict]] = {}
+    for number, entrant, rank, pool in (Standing.objects.filter(tournament=tournament)
+                                        .order_by("stage__number").values_list("stage__number", who, "rank", "pool")):
+        steps.setdefault(entrant, []).append({"stage": number, "rank": rank, "pool": pool})
+    field = "entry__player_id" if tournament.is_individual else "entry__team_id"
+    went = set(StageEntrant.objects.filter(stage__tournament=tournament).values_list("stage__number", field))
+    names = {s["number"]: s["format"] for s in stages}
+    out = []
+    for r in rows:
+        entrant = r["player"] if tournament.is_individual else r["team"]
+        path = [{**step, "format": names.get(step["stage"], ""), "on": (step["stage"] + 1, entrant) in went}
+                for step in steps.get(entrant, [])]
+        out.append({**r, "entrant": entrant, "name": (r.get("player_detail") or r.get("team_detail"))["name"],
+                    "path": path, "stage_name": names.get(r["stage"], "")})
+    return out

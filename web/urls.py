@@ -26,6 +26,7 @@ tournament = [
     path("wall/", views.wall, name="wall"),
     path("stages/", views.stages, name="stages"),
     path("stages/<int:number>/", views.stages, name="stage"),
+    path("stages/ranking/", views.event_ranking, name="event-ranking"),
     path("stages/<int:number>/bracket/print/", print_views.bracket_print, name="bracket-print"),
     # Individual events: where do I sit (the current round, or any), the door's list, the players.
     path("seat/", views.seat, name="seat"),

@@ -232,12 +232,25 @@ def stages(request, slug, number=None):
     ctx.update(stages=stages_list, current=current, rounds=rounds_list, multi=len(stages_list) > 1)
     if stage.format == "knockout":
         ctx["bracket"] = pages_stages.bracket(tournament, stage)
-    else:
+    if stage.status != "pending":
+        ctx["standings"] = pages_stages.stage_standings(tournament, stage)
+    if stage.format != "knockout":
         wanted = request.GET.get("round", "")
         rnd = next((r for r in rounds_list if str(r.number) == wanted), rounds_list[-1] if rounds_list else None)
         ctx["round"] = rnd
         ctx["tables"] = pages.round_tables(rnd, tournament) if rnd else None
     return render(request, "web/stages.html", ctx)
+
+
+def event_ranking(request, slug):
+    """A multi-stage event's ranking: by the stage reached, then that stage's rank, each entrant's path."""
+    tournament, ctx = _tournament_context(request, slug, "stages")
+    stages_list = pages_stages.stages_of(tournament)
+    if len(stages_list) < 2:
+        raise Http404
+    ctx.update(stages=stages_list, multi=True, ranking=pages_stages.event_ranking(tournament, stages_list),
+               current=None)
+    return render(request, "web/stages_ranking.html", ctx)
 
 
 def variant(request, slug):

@@ -89,3 +89,46 @@ def pools_then_knockout(*, teams: int = 20, pools: int = 5, knockout: int = 8, d
     if knockout_started:
         play_knockout(tournament, stage, ids[:knockout], decided=decided, third_place=True)
     return tournament
+
+
+def roeselare_event(*, teams: int = 60, pools: int = 15, per_pool: int = 1, best_next: int = 1,
+                    knockout_rounds_played: int = 0, close_pools: bool = True, start_knockout: bool = True,
+                    pools_rounds_played: int | None = None, name: str = "Roeselare duo", slug: str = "roeselare"):
+    """The Roeselare duo championship through the services: ``teams`` pairs in ``pools`` pools (a round robin
+    each), the pool winners and the best runner-up to a knockout; the stronger seed always wins."""
+    from tests.factories import UserFactory
+    from tests.tournaments.test_rounds_service import finish_round
+    from tournaments.services.rounds import round_pair
+    from tournaments.services.stages import stage_add, stage_close, stage_start, stage_update
+    from tournaments.services.standings import standings_recompute
+
+    tournament = TournamentFactory(name=name, slug=slug, format="pools", rounds=3, best_of=3)
+    ids = teams_for(tournament, teams)
+    user = UserFactory()
+    tournament.organizers.add(user)
+    stage_update(tournament=tournament, number=1, user=user, pools=pools)
+    field = per_pool * pools + best_next
+    stage_add(tournament=tournament, user=user, format="knockout", rounds=rounds_needed(field), best_of=3,
+              previous_qualification={"kind": "pools", "per_pool": per_pool, "best_next": best_next})
+    rank = {t: i for i, t in enumerate(ids)}
+
+    def pick(m):
+        return "ns" if rank[m.ns_id] < rank[m.ew_id] else "ew"
+
+    played = 3 if pools_rounds_played is None else pools_rounds_played
+    for _ in range(played):
+        finish_round(round_pair(tournament=tournament), pick)
+    standings_recompute(tournament=tournament)
+    if played < 3 or not close_pools:
+        return tournament
+    stage_close(tournament=tournament, number=1, user=user)
+    if not start_knockout:
+        standings_recompute(tournament=tournament)
+        return tournament
+    stage_start(tournament=tournament, number=2, user=user)
+    round_pair(tournament=tournament)  # the knockout's first round; the next fill in as the one before finishes
+    for _ in range(knockout_rounds_played):
+        rnd = Round.objects.filter(tournament=tournament, stage__number=2).order_by("-number").first()
+        finish_round(rnd, pick)
+    standings_recompute(tournament=tournament)
+    return tournament

@@ -101,8 +101,8 @@ def test_a_one_stage_wall_has_no_bracket_and_reads_no_more(client, db, django_as
         html = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
     assert 'data-panel="bracket"' not in html
     # The number of stages came with the tournament's row: no query of its own.
-    assert not [q for q in queries.captured_queries
-                if 'FROM "tournaments_stage"' in q["sql"] and not q["sql"].startswith('SELECT "tournaments_tournament"')]
+    assert not [q for q in queries.captured_queries if q["sql"].startswith(('SELECT "tournaments_stage".',
+                                                                            'SELECT COUNT(*) AS "__count" FROM "tournaments_stage"'))]
 
 
 def test_the_wall_draws_a_large_bracket_from_its_last_four_rounds(client, db):
@@ -113,3 +113,49 @@ def test_the_wall_draws_a_large_bracket_from_its_last_four_rounds(client, db):
     heads = ["".join(t.itertext()) for t in root.iter(f"{NS}text") if t.get("class") == "bk-head"]
     assert heads == ["Round of 16", "Quarter-finals", "Semi-finals", "Final"]
     assert len(match_boxes(root)) == 15
+
+
+def test_the_pools_stage_shows_one_table_per_pool_with_the_qualifiers_marked(client, db):
+    from tests.web.stage_pages import roeselare_event
+
+    tournament = roeselare_event(knockout_rounds_played=1)
+    html = client.get(reverse("web:stage", args=[tournament.slug, 1])).content.decode()
+    assert html.count('<table class="data pool-table">') == 15
+    assert "Pool 15" in html
+    # The 15 pool winners and the best runner-up went on: marked with ✓ and in words.
+    assert html.count('<tr class="qualified">') == 16 and html.count("went on</span>") == 16
+    assert "16 went on to the next stage." in html
+    ko = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
+    assert len(match_boxes(bracket_of(ko))) == 15
+    ranking = client.get(reverse("web:event-ranking", args=[tournament.slug])).content.decode()
+    # The knockout's teams first; each row's path through the stages.
+    assert ranking.count("<tr>") == 60 + 1  # the heading's row and one a team
+    assert "Pools: 1 in pool" in ranking and "Knockout (stage 2)" in ranking
+
+
+def test_the_15_pool_page_reads_as_many_queries_as_the_2_pool_page(client, db, django_assert_max_num_queries):
+    from tests.web.stage_pages import roeselare_event
+
+    small = roeselare_event(teams=8, pools=2, best_next=0, per_pool=2, name="Klein", slug="klein",
+                            start_knockout=False)
+    large = roeselare_event(name="Groot", slug="groot", start_knockout=False)
+    with django_assert_max_num_queries(14) as few:
+        client.get(reverse("web:stage", args=[small.slug, 1]))
+    with django_assert_max_num_queries(14) as many:
+        html = client.get(reverse("web:stage", args=[large.slug, 1])).content.decode()
+    assert len(few.captured_queries) == len(many.captured_queries)
+    assert html.count('<table class="data pool-table">') == 15
+    with django_assert_max_num_queries(12) as few:
+        client.get(reverse("web:event-ranking", args=[small.slug]))
+    with django_assert_max_num_queries(12) as many:
+        client.get(reverse("web:event-ranking", args=[large.slug]))
+    assert len(few.captured_queries) == len(many.captured_queries)
+
+
+def test_the_wall_shows_the_pools_of_a_running_pools_stage(client, db):
+    from tests.web.stage_pages import roeselare_event
+
+    tournament = roeselare_event(pools_rounds_played=2)
+    html = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
+    assert 'data-panel="pools"' in html and html.count('<table class="data pool-table">') == 15
+    assert 'data-panel="bracket"' not in html
