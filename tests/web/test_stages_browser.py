@@ -6,7 +6,7 @@ import os
 import pytest
 
 from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
-from tests.web.stage_pages import knockout_event, pools_then_knockout
+from tests.web.stage_pages import knockout_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,10 +58,29 @@ def test_the_bracket_of_16_on_a_phone_scrolls_to_the_final_and_stays_legible(bro
     page.close()
 
 
-def test_the_stages_tabs_and_print_page(browser, server):  # noqa: F811
-    """Not an assertion of looks: the pages render at both widths (and the screenshots, when asked for)."""
-    tournament = pools_then_knockout(teams=60, pools=15, knockout=16, decided=4, name="Roeselare duo 2026",
-                                     slug="roeselare")
+def signed_in_context(browser, server, user, **options):  # noqa: F811
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}])
+    return context
+
+
+def test_the_stages_pages_at_both_widths(browser, server):  # noqa: F811
+    """The Roeselare event through the services: the pools, the bracket, the event's ranking, the wall, the print
+    page and the organizer's stages page render at a phone's and a desktop's width without overflowing (and the
+    screenshots, when asked for)."""
+    from tests.web.stage_pages import roeselare_event
+
+    tournament = roeselare_event(knockout_rounds_played=3, name="Roeselare duo 2026", slug="roeselare")
+    running = roeselare_event(pools_rounds_played=2, name="Roeselare duo 2027", slug="roeselare-2027")
+    pending = roeselare_event(start_knockout=False, name="Roeselare duo 2028", slug="roeselare-2028")
+    unplayed = roeselare_event(pools_rounds_played=0, name="Roeselare duo 2030", slug="roeselare-2030")
+    organizer = running.organizers.first()
+    pending.organizers.add(organizer)
+    unplayed.organizers.add(organizer)
     for width, height in ((390, 844), (1280, 900)):
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en")
         page = context.new_page()
@@ -70,7 +89,12 @@ def test_the_stages_tabs_and_print_page(browser, server):  # noqa: F811
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         shot(page, f"stage-knockout-full-{width}")
         page.goto(f"{server.url}/t/{tournament.slug}/stages/1/")
-        shot(page, f"stage-pools-{width}")
+        assert page.locator("table.pool-table").count() == 15
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"stage-pools-closed-{width}")
+        page.goto(f"{server.url}/t/{tournament.slug}/stages/ranking/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"event-ranking-{width}")
         page.goto(f"{server.url}/t/{tournament.slug}/stages/2/bracket/print/")
         assert page.locator("svg.bracket").is_visible()
         shot(page, f"bracket-print-{width}")
@@ -78,16 +102,47 @@ def test_the_stages_tabs_and_print_page(browser, server):  # noqa: F811
         page.evaluate("document.querySelector('.wall-stage').setAttribute('data-show', 'bracket')")
         assert page.locator("#wall-bracket").is_visible()
         shot(page, f"wall-bracket-{width}")
-        context.close()
-    pending = pools_then_knockout(knockout_started=False, name="Roeselare duo 2027", slug="roeselare-2027")
-    for width, height in ((390, 844), (1280, 900)):
-        context = browser.new_context(viewport={"width": width, "height": height}, locale="nl")
-        page = context.new_page()
+        page.goto(f"{server.url}/t/{running.slug}/wall/")
+        page.evaluate("document.querySelector('.wall-stage').setAttribute('data-show', 'pools')")
+        assert page.locator(".wall-panel[data-panel=pools] table.pool-table").count() == 15
+        shot(page, f"wall-pools-{width}")
+        page.goto(f"{server.url}/t/{running.slug}/stages/1/")
+        shot(page, f"stage-pools-running-{width}")
         page.goto(f"{server.url}/t/{pending.slug}/stages/2/")
-        assert "Het schema wordt geloot wanneer de fase begint." in page.content()
-        shot(page, f"stage-knockout-empty-nl-{width}")
+        assert "The bracket is drawn when the stage starts." in page.content()
+        shot(page, f"stage-knockout-empty-{width}")
         page.goto(f"{server.url}/t/{pending.slug}/stages/9/")
         shot(page, f"stage-404-{width}")
+        context.close()
+        context = signed_in_context(browser, server, organizer, viewport={"width": width, "height": height},
+                                    locale="en")
+        page = context.new_page()
+        page.goto(f"{server.url}/my/t/{unplayed.slug}/stages/?qualifiers=1")
+        assert page.locator("[role=alert]").inner_text() == (
+            "Stage 1 has no finished round yet: there is nothing to close.")
+        shot(page, f"ws-stages-error-{width}")
+        page.goto(f"{server.url}/my/t/{pending.slug}/stages/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"ws-stages-pending-{width}")
+        context.close()
+    from tests.factories import TournamentFactory
+    from tests.web.stage_pages import teams_for
+
+    fresh = TournamentFactory(name="Beker van Izegem", slug="izegem", format="swiss", rounds=3, best_of=3)
+    teams_for(fresh, 24)
+    fresh.organizers.add(organizer)
+    running_late = roeselare_event(pools_rounds_played=3, close_pools=False, name="Roeselare duo 2029",
+                                   slug="roeselare-2029")
+    running_late.organizers.add(organizer)
+    for width, height in ((390, 844), (1280, 900)):
+        context = signed_in_context(browser, server, organizer, viewport={"width": width, "height": height},
+                                    locale="nl")
+        page = context.new_page()
+        page.goto(f"{server.url}/my/t/{fresh.slug}/stages/")
+        shot(page, f"ws-stages-empty-nl-{width}")
+        page.goto(f"{server.url}/my/t/{running_late.slug}/stages/?qualifiers=1")
+        assert "Nu afsluiten stuurt 16 door naar fase 2:" in page.content()
+        shot(page, f"ws-stages-qualifiers-nl-{width}")
         context.close()
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
     page = context.new_page()

@@ -100,6 +100,8 @@ def _page(request, tournament, *, error: str | None = None, form: str = "", valu
     for s in stages:
         s["entrants"] = placed.get(s["stage"].pk, [])
         s["next"] = next((x for x in stages if x["number"] == s["number"] + 1), None)
+        s["startable"] = s["number"] == 1 or any(x["number"] == s["number"] - 1 and x["stage"].status == "closed"
+                                                 for x in stages)
     entries = [(e.pk, (e.team or e.player).name) for e in Entry.objects.filter(tournament=tournament, withdrawn=False)
                .select_related("team", "player").order_by("team__name", "player__name")]
     individual = tournament.is_individual
