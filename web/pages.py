@@ -18,7 +18,7 @@ from tournaments.selectors.standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
 from tournaments import vocabulary
 
-from . import pages_individual
+from . import pages_individual, pages_stages
 from .charts import Series, line_chart
 
 
@@ -59,8 +59,7 @@ def tournament_facts(tournament: Tournament) -> dict:
     individual = pages_individual.individual_facts(tournament) if tournament.is_individual else None
     return {
         "variant": variant,
-        "format": individual["format"] if individual else vocabulary.FORMAT_LABELS.get(tournament.format,
-                                                                                       tournament.format),
+        "format": individual["format"] if individual else pages_stages.format_name(tournament.format),
         "status": vocabulary.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
         "best_of": tournament.effective_best_of,
         "options": vocabulary.house_options(variant, tournament.options),
