@@ -259,6 +259,39 @@ DESCRIPTIONS = {
                                     "`multi_stage`). Organizers or staff.",
     "v1_tournaments_stages_rounds_list": f"The stage's rounds with their tables, as the tournament's rounds list "
                                          f"gives them; their numbers count within the stage. {_PUBLIC}",
+    "v1_tournaments_stages_partial_update": "Change a stage before its first round: a pending stage's format, rounds, "
+                                            "match length, `pools` and `seed`; stage 1's `pools` and `seed` only (the "
+                                            "rest is the tournament's). The plan is checked again as when a stage is "
+                                            "added (400 with the same codes); 409 `stage_status` once the stage has a "
+                                            "round. Organizers or staff.",
+    "v1_tournaments_stages_close_create": "Close the running stage: its standings are computed and cut by its "
+                                          "`qualification` rule, and the qualifiers become the next stage's entrants "
+                                          "with their seeds (the cut's ties: the stage's `standings`). 409 "
+                                          "`stage_status` for a stage not running, `stage_unplayed` before any round, "
+                                          "`round_unfinished` while a match is unfinished. Sends `stage.closed`. "
+                                          "Organizers or staff.",
+    "v1_tournaments_stages_start_create": "Start a pending stage once the one before is closed (409 "
+                                          "`stage_previous_open`; `stage_status` for a stage not pending): its pools "
+                                          "(a serpentine by pots from the previous stage's order, clubs apart inside a "
+                                          "pot) or its bracket (seeds 1 and 2 in opposite halves, pool-mates apart in "
+                                          "round 1) are drawn from its published `seed`. Then its rounds are paired "
+                                          "as usual (`POST .../rounds/`). Sends `stage.started`. Organizers or staff.",
+    "v1_tournaments_stages_reopen_create": "Reopen a closed stage so that a result or a pairing in it can change "
+                                           "(refused in a closed stage: 409 `stage_closed`). 409 "
+                                           "`stage_reopen_refused` once the next stage has a result. Closing it again "
+                                           "recomputes the qualifiers and draws a started next stage anew from a new "
+                                           "seed (the old draw kept). Organizers or staff.",
+    "v1_tournaments_stages_entrants_create": "Place an entrant by hand in a stage that has not started (audited in "
+                                             "the stage's log): its `seed` (last when left out; the seeds after move "
+                                             "down) and, in a pools stage, its `pool`. 409 `stage_status` once the "
+                                             "stage has a round, `already_entered` for an entrant in it already. "
+                                             "Organizers or staff.",
+    "v1_tournaments_stages_standings_retrieve": f"The stage's standings: each row with its `stage`, `pool` and "
+                                                f"`pool_rank` (a pools stage; `?pool=` gives one pool) and "
+                                                f"`qualified` (null until the stage closes); a pools stage is ordered "
+                                                f"place by place across the pools, compared per match played. `ties` "
+                                                f"says how each cut was decided, `replacements` who went on for a "
+                                                f"withdrawn qualifier. {_PUBLIC}",
     "v1_tournaments_rounds_create": "Pair the next round, or draw it in an individual event. Pairing runs in a "
                                     "worker: the answer is 202 with the task to follow at `status_url`. 409 while a "
                                     "pairing is under way or the last round is unfinished (unless `force`); 400 for "

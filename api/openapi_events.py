@@ -8,7 +8,7 @@ for the schema; ``tests/api/test_generated_clients.py`` checks real payloads aga
 from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from tournaments.models import Match, Round
+from tournaments.models import Match, Round, Stage
 
 from .serializers.matches import SidesPlayersSerializer
 from .serializers.variants import SideIntsSerializer, WINNERS
@@ -124,6 +124,27 @@ class StandingsUpdatedDataSerializer(serializers.Serializer):
         resource_type_field_name=None, many=True, help_text="One row a team, or a player in an individual event.")
 
 
+class EventQualifierSerializer(serializers.Serializer):
+    entrant = serializers.IntegerField(help_text="The team's id (a player's in an individual event).")
+    seed = serializers.IntegerField(help_text="Its seed in the next stage.")
+    how = serializers.CharField(help_text="`top`, `pool_place`, `next_place`, `table_winner` or `all`.")
+
+
+class EventStageSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    format = serializers.ChoiceField(choices=Stage.Format.choices)
+    status = serializers.ChoiceField(choices=Stage.Status.choices)
+    seed = serializers.CharField(allow_null=True, help_text="The published seed of its draws.")
+    qualification = serializers.DictField(allow_null=True, help_text="The rule into the next stage (as the stages "
+                                                                     "list gives it); null on the last stage.")
+    qualifiers = EventQualifierSerializer(many=True, help_text="stage.closed: who goes on, seed 1 first; "
+                                                               "stage.started: empty.")
+
+
+class StageEventDataSerializer(serializers.Serializer):
+    stage = EventStageSerializer()
+
+
 class WebhookTestDataSerializer(serializers.Serializer):
     message = serializers.CharField()
 
@@ -166,5 +187,9 @@ MATCH_FINISHED = _webhook("match.finished", "MatchFinishedEvent", MatchFinishedD
 ROUND_PAIRED = _webhook("round.paired", "RoundPairedEvent", RoundPairedDataSerializer, "A round was paired")
 STANDINGS_UPDATED = _webhook("standings.updated", "StandingsUpdatedEvent", StandingsUpdatedDataSerializer,
                              "The standings were recomputed")
+STAGE_CLOSED = _webhook("stage.closed", "StageClosedEvent", StageEventDataSerializer,
+                        "A stage was closed: its qualifiers are the next stage's entrants")
+STAGE_STARTED = _webhook("stage.started", "StageStartedEvent", StageEventDataSerializer,
+                         "A stage was started: its pools or bracket are drawn")
 WEBHOOK_TEST = _webhook("webhook.test", "WebhookTestEvent", WebhookTestDataSerializer,
                         "A test event (the webhook's test button or `POST .../test/`)")

@@ -371,7 +371,7 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": "/", "description": "This server"}],
     "WEBHOOKS": [f"api.openapi_events.{name}" for name in (
         "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "STANDINGS_UPDATED",
-        "WEBHOOK_TEST")],
+        "STAGE_CLOSED", "STAGE_STARTED", "WEBHOOK_TEST")],
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",
@@ -383,9 +383,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "tournaments.models.Match.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
-        "FormatEnum": "tournaments.models.Tournament.Format",
+        "FormatEnum": "tournaments.models.Tournament.Format",  # a stage's formats too (the same set)
         "KindEnum": "tournaments.models.TaskRecord.Kind",
-        "StageFormatEnum": "tournaments.models.Stage.Format",
         "StageStatusEnum": "tournaments.models.Stage.Status",
         "QualificationKindEnum": "tournaments.models.Stage.Rule",
         "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",

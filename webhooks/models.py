@@ -19,6 +19,8 @@ EVENTS = (
     ("match.finished", _("A match was decided")),
     ("round.paired", _("A round was paired")),
     ("standings.updated", _("The standings were recomputed")),
+    ("stage.closed", _("A stage was closed")),
+    ("stage.started", _("A stage was started")),
 )
 EVENT_NAMES = tuple(name for name, _label in EVENTS)
 TEST_EVENT = "webhook.test"

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from tournaments import queue
-from tournaments.models import Game, Hand, Match, Round, Standing, Tournament
+from tournaments.models import Game, Hand, Match, Round, Stage, Standing, Tournament
 from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
 
@@ -243,7 +243,21 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
         if tournament is None:
             return None
         return tournament, [(event, {"standings": _standings(tournament)})]
+    if event in ("stage.closed", "stage.started"):
+        stage = Stage.objects.select_related("tournament").filter(pk=ids["stage"]).first()
+        if stage is None:
+            return None
+        return stage.tournament, [(event, {"stage": _stage(stage)})]
     raise ValueError(f"unknown webhook event {event!r}")
+
+
+def _stage(stage: Stage) -> dict:
+    """A stage as its events send it: number, format, status, seed, the rule on and who goes on (closed)."""
+    report = stage.report or {}
+    return {"number": stage.number, "format": stage.format, "status": stage.status, "seed": stage.seed or None,
+            "qualification": stage.qualification,
+            "qualifiers": [{"entrant": q["entrant"], "seed": q["seed"], "how": q["how"]}
+                           for q in report.get("qualifiers", [])] if stage.status == Stage.Status.CLOSED else []}
 
 
 def _tournament_id(event: str, ids: dict) -> int | None:

@@ -27,6 +27,8 @@ from tournaments import commit_cache, queue, versions
 from tournaments.models import Hand, Round, StandingsSnapshot
 
 from . import push
+from tournaments.services.stages import stage_changed
+
 from .models import Endpoint
 
 logger = logging.getLogger(__name__)
@@ -114,3 +116,9 @@ def standings_saved(sender, instance, raw=False, **kwargs):
 def endpoint_changed(sender, instance, raw=False, **kwargs):
     if not raw:
         versions.tournament_changed(instance.tournament_id)  # ``listened`` reads its fact again
+
+
+@receiver(stage_changed, dispatch_uid="webhooks.stage_changed")
+def stage_event(sender, event, tournament_id, stage, number, **kwargs):
+    """``stage.closed`` and ``stage.started`` (tournaments/services/stages.py sends them in its transaction)."""
+    emit(event, tournament_id, tournament=tournament_id, stage=stage)

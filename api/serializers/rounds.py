@@ -115,6 +115,10 @@ class StandingNumbersSerializer(serializers.Serializer):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     tiebreaks = serializers.DictField(help_text="Each metric of the tournament's ordered list, by name.")
+    # A multi-stage event's rows, and a stage's (absent from a one-stage event's standings).
+    stage = serializers.IntegerField(required=False, help_text="Multi-stage events: the stage the row ranks in (the "
+                                                               "event's standings: the last stage reached).")
+    stage_rank = serializers.IntegerField(required=False, help_text="The event's standings: the rank in that stage.")
 
 
 class StandingRowSerializer(StandingNumbersSerializer):
@@ -184,3 +188,60 @@ class StandingsSerializer(serializers.Serializer):
     rows = serializers.ListField(child=StandingsRowField(), help_text="In rank order: one row a team, or one row a "
                                                                       "player in an individual event.")
     clubs = serializers.ListField(child=ClubStandingsRowField(), help_text="Club standings.")
+
+
+class _StageRowFields(serializers.Serializer):
+    pool = serializers.IntegerField(allow_null=True, help_text="The row's pool (a pools stage), else null.")
+    pool_rank = serializers.IntegerField(allow_null=True, help_text="The rank in its pool (a pools stage), else "
+                                                                    "null.")
+    qualified = serializers.BooleanField(allow_null=True, help_text="Whether it went on to the next stage (null "
+                                                                    "until the stage is closed).")
+
+
+class StageStandingRowSerializer(StandingRowSerializer, _StageRowFields):
+    """A team's row in a stage's standings."""
+
+
+class StagePlayerStandingRowSerializer(PlayerStandingRowSerializer, _StageRowFields):
+    """A player's row in a stage's standings (individual events)."""
+
+
+_STAGE_TEAM_ROW, _STAGE_PLAYER_ROW = StageStandingRowSerializer(), StagePlayerStandingRowSerializer()
+
+
+@extend_schema_field(PolymorphicProxySerializer(
+    component_name="StageStandingsRow", serializers=[StageStandingRowSerializer, StagePlayerStandingRowSerializer],
+    resource_type_field_name=None))
+class StageStandingsRowField(serializers.Field):
+    """A stage's standings row: a team's or a player's, with its pool and whether it went on."""
+
+    def to_representation(self, value):
+        return (_STAGE_PLAYER_ROW if "player" in value else _STAGE_TEAM_ROW).to_representation(value)
+
+
+class StageTieSerializer(serializers.Serializer):
+    """How a cut separated entrants level on its first criterion (docs/stages.md)."""
+
+    cut = serializers.CharField(help_text="`top`, `pool`, `next_place` or `table`.")
+    at = serializers.IntegerField(help_text="The last place that qualifies, or the pool's or table's number.")
+    tied = serializers.ListField(child=serializers.IntegerField(), help_text="The entrants level, in the order "
+                                                                             "decided.")
+    qualified = serializers.ListField(child=serializers.IntegerField(), help_text="Those of them the cut let "
+                                                                                  "through.")
+    by = serializers.CharField(help_text="`metric`, `per_match`, `previous_rank` or `draw`.")
+    metric = serializers.CharField(allow_null=True, help_text="The deciding metric (`metric`, `per_match`).")
+
+
+class StageReplacementSerializer(serializers.Serializer):
+    withdrawn = serializers.IntegerField(help_text="The qualifier who withdrew.")
+    by = serializers.IntegerField(allow_null=True, help_text="Who went on in their place (null: nobody).")
+
+
+class StageStandingsSerializer(serializers.Serializer):
+    computed_at = serializers.DateTimeField(allow_null=True, help_text="Null before the first computation.")
+    stage = serializers.IntegerField(help_text="The stage's number.")
+    rows = serializers.ListField(child=StageStandingsRowField(),
+                                 help_text="In the stage's order (a pools stage: place by place across the pools, per "
+                                           "match played).")
+    ties = StageTieSerializer(many=True, help_text="The ties at the cut into the next stage (once closed).")
+    replacements = StageReplacementSerializer(many=True, help_text="Withdrawn qualifiers and who went on instead.")

@@ -56,3 +56,24 @@ class StageCreateSerializer(serializers.ModelSerializer):
         model = Stage
         fields = ["format", "rounds", "best_of", "match_length", "match_games", "minutes", "at_time", "pools",
                   "previous_qualification"]
+
+
+class StageUpdateSerializer(serializers.ModelSerializer):
+    """A stage changed before its first round: a pending stage's settings; stage 1's `pools` and `seed` only."""
+
+    format = serializers.ChoiceField(choices=Stage.Format.choices, required=False)
+
+    class Meta:
+        model = Stage
+        fields = ["format", "rounds", "best_of", "match_length", "match_games", "minutes", "at_time", "pools", "seed"]
+        extra_kwargs = {name: {"required": False} for name in fields}
+
+
+class StagePlaceSerializer(serializers.Serializer):
+    """An entrant placed by hand in a stage that has not started (audited)."""
+
+    entry = serializers.IntegerField(help_text="The entry's id (`/entries/`).")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                    help_text="Its seed in the stage (last when left out).")
+    pool = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                    help_text="A pools stage: its pool.")

@@ -1,6 +1,6 @@
 """Rounds (paired in a worker), the pairing tasks and the standings."""
 
-from django.db.models import Prefetch
+from django.db.models import Case, Prefetch, When
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import refusals, versions
-from tournaments.models import Match, Round, TaskRecord
+from tournaments.models import Match, Round, Stage, TaskRecord
 from tournaments.selectors.clock import round_clock
 from tournaments.selectors.seats import players_of_matches, sitting_out_ids
 from tournaments.selectors.standings import standings_for, task_status
@@ -30,6 +30,10 @@ from .conditional import VisitorNotModified
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
+ROUND_STAGE = OpenApiParameter(
+    "stage", int, OpenApiParameter.QUERY, required=False,
+    description="A multi-stage event numbers its rounds per stage: the round of this stage (by default, of the "
+                "running stage, else of the last stage that has that round).")
 LIMIT = OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100000}, required=False,
                          description="Only this many rows from the offset (the top N with no offset); all when absent.")
 OFFSET = OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 100000}, required=False,
@@ -43,7 +47,7 @@ class LimitSerializer(serializers.Serializer):
 
 @extend_schema_view(
     list=extend_schema(summary="The rounds with their matches", parameters=[TOURNAMENT_ID]),
-    retrieve=extend_schema(summary="A round with its matches", parameters=[TOURNAMENT_ID, ROUND_NUMBER]),
+    retrieve=extend_schema(summary="A round with its matches", parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE]),
 )
 class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMixin, mixins.RetrieveModelMixin,
                    viewsets.GenericViewSet):
@@ -66,6 +70,23 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         return (Round.objects.filter(tournament=self.get_tournament()).select_related("stage")
                 .prefetch_related(matches).order_by("stage__number", "number"))
 
+    def get_object(self):
+        """A round by its number: in the stage ``?stage=`` names, else in the running stage (a multi-stage event
+        numbers its rounds per stage), else in the last stage that has that round. A one-stage event: by number,
+        as always."""
+        rounds = self.get_queryset().filter(number=self.kwargs["number"])
+        stage = self.request.GET.get("stage")
+        if stage is not None:
+            if not stage.isdigit():
+                raise Http404  # no stage of that number, so no such round
+            rounds = rounds.filter(stage__number=int(stage))
+        rnd = rounds.order_by(Case(When(stage__status=Stage.Status.RUNNING, then=0), default=1),
+                              "-stage__number").first()
+        if rnd is None:
+            raise Http404
+        self.check_object_permissions(self.request, rnd)
+        return rnd
+
     def get_serializer(self, *args, **kwargs):
         """The rounds' serializer with every match's players and every round's sit-outs read at once."""
         if args and self.action in ("list", "retrieve", "redraw"):
@@ -81,7 +102,8 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
 
     def answer_versions(self, request, kwargs, pk):
         if "number" in kwargs:
-            return versions.results_keys(pk), ("round", pk, kwargs["number"])
+            stage = request.GET.get("stage")
+            return versions.results_keys(pk), ("round", pk, kwargs["number"], *([stage] if stage else []))
         return versions.results_keys(pk), ("rounds", pk, request.build_absolute_uri())
 
     def list(self, request, tournament_id=None):
@@ -104,7 +126,7 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
                         headers={"Location": url})
 
     @extend_schema(summary="The round's draw: its inputs and result, every redraw",
-                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], responses=RoundDrawsSerializer)
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], responses=RoundDrawsSerializer)
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def draw(self, request, tournament_id=None, number=None):
         rnd = self.get_object()
@@ -117,16 +139,16 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         return Response(RoundDrawsSerializer(data).data)
 
     @extend_schema(summary="Draw the round again with a new seed (before any game)",
-                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], request=None, responses=RoundSerializer)
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def redraw(self, request, tournament_id=None, number=None):
         rnd = round_redraw(round=self.get_object(), user=request.user)
         return Response(self.get_serializer(self.get_queryset().get(pk=rnd.pk)).data)
 
     @extend_schema(methods=["GET"], summary="The round clock, from the server's time",
-                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], responses=ClockSerializer)
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], responses=ClockSerializer)
     @extend_schema(methods=["POST"], summary="Start, pause, resume, extend or end the round clock",
-                   parameters=[TOURNAMENT_ID, ROUND_NUMBER], request=ClockActionSerializer,
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], request=ClockActionSerializer,
                    responses=ClockSerializer)
     @action(detail=True, methods=["get", "post"], url_path="clock", pagination_class=None, filter_backends=[])
     def clock(self, request, tournament_id=None, number=None):

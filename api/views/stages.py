@@ -6,13 +6,23 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from tournaments.models import Match, Round, Stage
+from rest_framework import serializers
+
+from tournaments.models import Entry, Match, Round, Stage
 from tournaments.selectors.seats import players_of_matches, sitting_out_ids
-from tournaments.services.stages import stage_add
+from tournaments.selectors.standings import stage_standings_for
+from tournaments.services.stages import (
+    stage_add,
+    stage_close,
+    stage_place_entrant,
+    stage_reopen,
+    stage_start,
+    stage_update,
+)
 
 from ..permissions import TournamentOrganizerWrite
-from ..serializers.rounds import RoundSerializer
-from ..serializers.stages import StageCreateSerializer, StageSerializer
+from ..serializers.rounds import RoundSerializer, StageStandingsSerializer
+from ..serializers.stages import StageCreateSerializer, StagePlaceSerializer, StageSerializer, StageUpdateSerializer
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 STAGE_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The stage's number (from 1).")
@@ -26,6 +36,7 @@ STAGE_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, descriptio
 )
 class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                    viewsets.GenericViewSet):
+    http_method_names = ["get", "post", "patch", "head", "options"]
     serializer_class = StageSerializer
     permission_classes = [TournamentOrganizerWrite]
     lookup_field = "number"
@@ -65,3 +76,70 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
                    "players": players_of_matches([m for r in rounds for m in r.matches.all()]),
                    "sitting_out": sitting_out_ids(rounds) if tournament.is_individual else {}}
         return Response(RoundSerializer(rounds, many=True, context=context).data)
+
+    def _answer(self, stage: Stage) -> Response:
+        stage.round_count = Round.objects.filter(stage=stage).count()
+        return Response(StageSerializer(stage).data)
+
+    @extend_schema(summary="Change a stage before its first round", parameters=[TOURNAMENT_ID, STAGE_NUMBER],
+                   request=StageUpdateSerializer, responses=StageSerializer)
+    def partial_update(self, request, tournament_id=None, number=None):
+        stage = self.get_object()
+        body = StageUpdateSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        return self._answer(stage_update(tournament=self.get_tournament(), number=stage.number, user=request.user,
+                                         **body.validated_data))
+
+    @extend_schema(summary="Close the stage: its standings cut by its rule, the qualifiers stored",
+                   parameters=[TOURNAMENT_ID, STAGE_NUMBER], request=None, responses=StageSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request, tournament_id=None, number=None):
+        stage = self.get_object()
+        return self._answer(stage_close(tournament=self.get_tournament(), number=stage.number, user=request.user))
+
+    @extend_schema(summary="Start the stage: its pools or bracket drawn from its published seed",
+                   parameters=[TOURNAMENT_ID, STAGE_NUMBER], request=None, responses=StageSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, tournament_id=None, number=None):
+        stage = self.get_object()
+        return self._answer(stage_start(tournament=self.get_tournament(), number=stage.number, user=request.user))
+
+    @extend_schema(summary="Reopen a closed stage so that its results can change",
+                   parameters=[TOURNAMENT_ID, STAGE_NUMBER], request=None, responses=StageSerializer)
+    @action(detail=True, methods=["post"])
+    def reopen(self, request, tournament_id=None, number=None):
+        stage = self.get_object()
+        return self._answer(stage_reopen(tournament=self.get_tournament(), number=stage.number, user=request.user))
+
+    @extend_schema(summary="Place an entrant by hand in a stage that has not started",
+                   parameters=[TOURNAMENT_ID, STAGE_NUMBER], request=StagePlaceSerializer,
+                   responses={201: StagePlaceSerializer})
+    @action(detail=True, methods=["post"])
+    def entrants(self, request, tournament_id=None, number=None):
+        stage = self.get_object()
+        body = StagePlaceSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournament = self.get_tournament()
+        entry = Entry.objects.filter(tournament=tournament, pk=body.validated_data["entry"]).first()
+        if entry is None:
+            raise serializers.ValidationError({"entry": ["No such entry in this event."]})
+        placed = stage_place_entrant(tournament=tournament, number=stage.number, entry=entry, user=request.user,
+                                     seed=body.validated_data.get("seed"), pool=body.validated_data.get("pool"))
+        return Response({"entry": placed.entry_id, "seed": placed.seed, "pool": placed.pool},
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="The stage's standings (a pools stage: `?pool=` for one pool)",
+                   parameters=[TOURNAMENT_ID, STAGE_NUMBER,
+                               OpenApiParameter("pool", int, OpenApiParameter.QUERY, required=False,
+                                                description="A pools stage: only this pool's rows.")],
+                   responses=StageStandingsSerializer)
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def standings(self, request, tournament_id=None, number=None):
+        stage = self.get_object()
+        pool = request.GET.get("pool")
+        if pool is not None:
+            if not pool.isdigit():
+                raise serializers.ValidationError({"pool": ["A pool's number, from 1."]})
+            pool = int(pool)
+        data = stage_standings_for(stage, self.get_tournament(), pool)
+        return Response(StageStandingsSerializer(data).data)

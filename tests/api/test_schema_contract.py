@@ -145,6 +145,7 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
     names = {"hand.entered": "HandEnteredEvent", "hand.corrected": "HandCorrectedEvent",
              "hand.deleted": "HandDeletedEvent", "match.finished": "MatchFinishedEvent",
              "round.paired": "RoundPairedEvent", "standings.updated": "StandingsUpdatedEvent",
+             "stage.closed": "StageClosedEvent", "stage.started": "StageStartedEvent",
              "webhook.test": "WebhookTestEvent"}
     assert set(webhooks) == set(names)
     for event, component in names.items():

@@ -85,3 +85,52 @@ def test_the_tournaments_rounds_list_goes_stage_by_stage(anon, organizer, tourna
     own = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/rounds/").json()
     assert [(r["stage"], r["number"]) for r in own] == [(2, 1)]
     assert [s["round_count"] for s in anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()] == [2, 1]
+
+
+def test_closing_starting_and_reopening_stages_through_the_api(anon, organizer, tournament, stranger):
+    from tests.tournaments.test_stages_close_start import by_seed, play_stage
+    from tournaments.models import Entry, Match
+
+    tournament.format, tournament.rounds, tournament.best_of = "pools", 3, 1
+    tournament.save()
+    enter(tournament, 8)
+    client = client_for(organizer)
+    base = f"/api/v1/tournaments/{tournament.pk}/stages"
+    assert client.patch(f"{base}/1/", {"format": "swiss"}, format="json").status_code == 409
+    assert client_for(stranger).patch(f"{base}/1/", {"pools": 2}, format="json").status_code == 403
+    assert client.patch(f"{base}/1/", {"pools": 2}, format="json").json()["pools"] == 2
+    assert client.post(base + "/", {"format": "knockout", "rounds": 2, "previous_qualification": {
+        "kind": "pools", "per_pool": 2}}, format="json").status_code == 201
+    unplayed = client.post(f"{base}/1/close/")
+    assert unplayed.status_code == 409 and unplayed.json()["errors"][0]["code"] == "stage_unplayed"
+    assert anon.post(f"{base}/1/close/").status_code == 401
+    assert client_for(stranger).post(f"{base}/1/close/").status_code == 403
+    teams = [e.team for e in Entry.objects.filter(tournament=tournament).order_by("seed")]
+    play_stage(tournament, 1, by_seed(teams))
+    assert client.post(f"{base}/1/close/").status_code == 200
+    # A closed stage's results do not change: a hand's correction is refused until the stage is reopened.
+    match = Match.objects.filter(round__stage__number=1, round__tournament=tournament).exclude(ew=None).first()
+    game = match.games.first()
+    from tournaments.models import Hand
+    from tournaments.services.hands import hand_correct
+    from tournaments.services.errors import Conflict
+
+    hand = Hand(game=game, number=1, dealer="N", trump="H", points_ns=60, points_ew=0, tricks_ns=8, tricks_ew=0)
+    with pytest.raises(Conflict) as refused:
+        hand_correct(hand=hand, data={"points": {"ns": 30, "ew": 30}})
+    assert refused.value.code == "stage_closed"
+    again = client.post(f"{base}/1/close/")
+    assert again.status_code == 409 and again.json()["errors"][0]["code"] == "stage_status"
+    from tournaments.services.standings import standings_recompute
+
+    standings_recompute(tournament=tournament)  # the worker's job
+    standings = anon.get(f"{base}/1/standings/").json()
+    assert sum(r["qualified"] for r in standings["rows"]) == 4 and len(standings["rows"]) == 8
+    assert anon.get(f"{base}/1/standings/?pool=x").status_code == 400
+    assert client.post(f"{base}/2/start/").json()["status"] == "running"
+    assert client.post(f"{base}/1/reopen/").json()["status"] == "running"
+    assert client.post(f"{base}/1/close/").status_code == 200
+    listed = anon.get(base + "/").json()
+    assert [(s["number"], s["status"]) for s in listed] == [(1, "closed"), (2, "running")]
+    placed = client.post(f"{base}/2/entrants/", {"entry": teams[-1].entries.get().pk}, format="json")
+    assert placed.status_code == 201 and placed.json()["seed"] == 5

@@ -92,7 +92,7 @@ def _rows_of(qs, tournament: Tournament, extra: tuple[str, ...]) -> list[dict]:
 def stage_standings_for(stage: Stage, tournament: Tournament, pool: int | None = None) -> dict:
     """A stage's saved standings: ``standings_for``'s shape, each row with its ``stage``, ``pool`` and rank in it
     (``pool_rank``, a pools stage) and whether it went on to the next stage (``qualified``: null while the stage
-    has not closed), and the stage's ``ties`` at the cut; ``pool`` filters one pool. Four queries (five for an
+    has not closed), and the stage's ``ties`` at the cut; ``pool`` filters one pool. At most three queries (four for an
     individual event), whatever the number of pools."""
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
     metrics = snapshot.metrics if snapshot else []
@@ -116,7 +116,8 @@ def stage_standings_for(stage: Stage, tournament: Tournament, pool: int | None =
 
 def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | None = None) -> dict:
     """A multi-stage event's standings: its ranking (``event_ranking``: the stage reached, then that stage's rank),
-    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank``. Four queries."""
+    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank``. Four queries (one more for
+    an individual event's start numbers)."""
     from tournaments.stages import Replacement, StageResult, event_ranking
 
     if snapshot is None:

@@ -42,7 +42,7 @@ from tournaments.stages import (
     seeding_order,
 )
 
-#: Sent on commit when a stage closes or starts (``event``: ``stage.closed``, ``stage.started``); the webhooks and
+#: Sent in the transaction when a stage closes or starts (``event``: ``stage.closed``, ``stage.started``); the webhooks and
 #: the push channel listen (webhooks/signals.py), so that the core domain names neither.
 stage_changed = Signal()
 
@@ -242,12 +242,13 @@ def stage_close(*, tournament: Tournament, number: int, user) -> Stage:
         if nxt is None:
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
-        transaction.on_commit(lambda: _announce("stage.closed", tournament, stage))
+        _announce("stage.closed", tournament, stage)
     return stage
 
 
 def _announce(event: str, tournament: Tournament, stage: Stage) -> None:
-    """Tell the webhooks and the push channel (``stage.closed``, ``stage.started``)."""
+    """Tell the live pages, the webhooks and the push channel (``stage.closed``, ``stage.started``), each on
+    commit (the receivers defer their work to it)."""
     from tournaments.live import publish_tournament_changed
 
     publish_tournament_changed(tournament.pk)
@@ -339,7 +340,7 @@ def stage_start(*, tournament: Tournament, number: int, user) -> Stage:
         Tournament.objects.filter(pk=tournament.pk).exclude(status=Tournament.Status.RUNNING).update(
             status=Tournament.Status.RUNNING)
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
-        transaction.on_commit(lambda: _announce("stage.started", tournament, stage))
+        _announce("stage.started", tournament, stage)
     return stage
 
 

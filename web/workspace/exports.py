@@ -153,3 +153,27 @@ def export_standings(request, tournament):
                       r["games_won"], r["games_lost"], r["points_for"], r["points_against"]]
                      + [r["tiebreaks"].get(m, "") for m in metrics])
     return response
+
+
+@require_GET
+@organizer_view
+def export_ranking(request, tournament):
+    """The event's ranking as CSV (a multi-stage event: by the stage reached, then that stage's rank): one row an
+    entrant with its rank, the stage it reached and its rank there, and its counts in that stage. A one-stage event's
+    ranking is its standings (stage 1)."""
+    data = standings_for(tournament)
+    response, out = _csv_response(f"{tournament.slug}-ranking.csv")
+    columns = {key: name for key, _short, name, _help in vocabulary.STANDINGS_COLUMNS}
+    counts = [str(columns[key]) for key in ("played", "won", "drawn", "lost")]
+    totals = [str(vocabulary.METRIC_LABELS[m][1]) for m in ("match_points", "games_won", "points_for")]
+    who = [_("Start number"), _("Player"), _("Club")] if tournament.is_individual else [_("Team"), _("Club")]
+    out.writerow([str(columns["rank"]), *who, _("Stage reached"), _("Rank in that stage"), *counts, *totals])
+    for r in data["rows"]:
+        if tournament.is_individual:
+            club = r["player_detail"]["club"]
+            named = [r["start_number"] or "", r["player_detail"]["name"], club["name"] if club else ""]
+        else:
+            named = [r["team_detail"]["name"], r["team_detail"]["club"]["name"]]
+        out.writerow([r["rank"], *named, r.get("stage", 1), r.get("stage_rank", r["rank"]), r["played"], r["won"],
+                      r["drawn"], r["lost"], r["match_points"], r["games_won"], r["points_for"]])
+    return response

@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<slug:slug>/entries.csv", exports.export_entries, name="export-entries"),
     path("t/<slug:slug>/results.csv", exports.export_results, name="export-results"),
     path("t/<slug:slug>/standings.csv", exports.export_standings, name="export-standings"),
+    path("t/<slug:slug>/ranking.csv", exports.export_ranking, name="export-ranking"),
     path("t/<slug:slug>/pair/", organize.pair, name="pair"),
     path("t/<slug:slug>/pairing/<uuid:task_id>/", organize.pair_task, name="pair-task"),
     path("t/<slug:slug>/pairing/<uuid:task_id>/status/", organize.pair_task_status, name="pair-task-status"),
