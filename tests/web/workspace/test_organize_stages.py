@@ -35,6 +35,7 @@ def test_pools_then_a_knockout_from_the_template(client):
     page = client.get(reverse("ws:stages", args=[tournament.slug])).content.decode()
     assert "The first 1 of each pool go on, with the best 1 of place 2 across the pools." in page
     assert "From a template" not in page  # once there are stages, one at a time
+    assert reverse("ws:export-ranking", args=[tournament.slug]) in page
 
 
 def test_a_template_refused_keeps_nothing_and_says_why(client):
