@@ -137,7 +137,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "separate_clubs_rounds": {"max_value": 99},
             "entry": {"help_text": "`teams` (fixed pairs, the default) or `individual` (players entered alone, drawn "
                                    "to tables of four; format `tables` or `swiss`). Fixed once anyone is entered."},
-            "format": {"help_text": "Team events: `swiss`, `round_robin` or `knockout`. Individual events: `tables` "
+            "format": {"help_text": "Team events: `swiss`, `round_robin`, `knockout` or `pools` (round robins in "
+                                    "pools; their number is stage 1's `pools`). Individual events: `tables` "
                                     "(a table of four keeps its players for a cycle of three rounds, partners "
                                     "rotating) or `swiss` (new partners and tables each round by the standings)."},
             "match_length": {"help_text": "`best_of` (the first to win a majority of `best_of` games), `games` "

@@ -108,6 +108,7 @@ def test_the_roeselare_duo_championship(club, django_capture_on_commit_callbacks
     assert len(event["rows"]) == 60
     assert event["rows"][0]["team"] == champion and event["rows"][0]["stage"] == 2
     assert [r["stage"] for r in event["rows"]] == [2] * 16 + [1] * 44
+    assert event["clubs"] and {c["club_name"] for c in event["clubs"]} <= {f"Club {i}" for i in range(12)}
     assert client.get(f"{base}/").json()["status"] == "finished"
 
 

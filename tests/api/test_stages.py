@@ -134,3 +134,23 @@ def test_closing_starting_and_reopening_stages_through_the_api(anon, organizer, 
     assert [(s["number"], s["status"]) for s in listed] == [(1, "closed"), (2, "running")]
     placed = client.post(f"{base}/2/entrants/", {"entry": teams[-1].entries.get().pk}, format="json")
     assert placed.status_code == 201 and placed.json()["seed"] == 5
+
+
+def test_a_stages_standings_read_in_as_many_queries_for_fifteen_pools_as_for_two(anon):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.tournaments.test_stages_close_start import pools_event
+    from tournaments.services.rounds import round_pair
+    from tournaments.services.standings import standings_recompute
+
+    counts = []
+    for teams, pools in ((8, 2), (60, 15)):
+        tournament, _, _ = pools_event(teams, pools)
+        round_pair(tournament=tournament)
+        standings_recompute(tournament=tournament)
+        with CaptureQueriesContext(connection) as queries:
+            body = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/1/standings/").json()
+        assert len(body["rows"]) == teams and len({r["pool"] for r in body["rows"]}) == pools
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

@@ -53,13 +53,18 @@ def standings_for(tournament: Tournament) -> dict:
             for s in saved.filter(team__isnull=False).values(
                 "rank", "team_id", "tiebreaks", "team__name", "team__club_id", "team__club__name", *NUMBERS)
         ]
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _clubs(snapshot)}
+
+
+def _clubs(snapshot: StandingsSnapshot | None) -> list[dict]:
+    """The snapshot's club standings, each club named (one query when there are any)."""
     clubs = list(snapshot.clubs) if snapshot else []
     if clubs:
         found = {pk: (name, city) for pk, name, city in
                  Club.objects.filter(pk__in=[c.get("club") for c in clubs]).values_list("pk", "name", "city")}
         clubs = [{**c, "club_name": found.get(c.get("club"), (None, ""))[0],
                   "club_city": found.get(c.get("club"), (None, ""))[1]} for c in clubs]
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": clubs}
+    return clubs
 
 
 def _row(s: dict, metrics: list[str], individual: bool) -> dict:
@@ -116,8 +121,8 @@ def stage_standings_for(stage: Stage, tournament: Tournament, pool: int | None =
 
 def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | None = None) -> dict:
     """A multi-stage event's standings: its ranking (``event_ranking``: the stage reached, then that stage's rank),
-    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank``. Four queries (one more for
-    an individual event's start numbers)."""
+    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank``; the club standings are
+    stage 1's. Five queries (one more for an individual event's start numbers)."""
     from tournaments.stages import Replacement, StageResult, event_ranking
 
     if snapshot is None:
@@ -152,7 +157,7 @@ def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | No
         s = own[(e.stage, e.entrant)]
         out.append({**_row(s, metrics, tournament.is_individual), "rank": e.rank, "stage": e.stage,
                     "stage_rank": e.stage_rank})
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": out, "clubs": []}
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": out, "clubs": _clubs(snapshot)}
 
 
 def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:

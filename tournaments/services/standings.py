@@ -306,7 +306,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
             snapshot.first_stage = Stage.objects.filter(tournament=tournament, number=1).values_list(
                 "pk", flat=True).first()
         changed = _take_changes(tournament.pk)
-        if snapshot.stage_count > 1:
+        if snapshot.stage_count > 1 or tournament.format == Tournament.Format.POOLS:  # pools: ranked in each pool
             stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
             return _stages_recompute(tournament, stages, snapshot, pts, started, computed_at)
         stage = Stage(pk=snapshot.first_stage, tournament=tournament, number=1)
