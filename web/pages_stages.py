@@ -156,7 +156,7 @@ def has_stages_to_show(tournament: Tournament) -> bool:
     count = getattr(tournament, "stage_count", None)
     if count is None:
         count = Stage.objects.filter(tournament=tournament).count()
-    return count > 1 or tournament.format == "knockout"
+    return count > 1 or tournament.format in ("knockout", "pools")
 
 
 def wall_stage(tournament: Tournament) -> dict | None:

@@ -159,3 +159,18 @@ def test_the_wall_shows_the_pools_of_a_running_pools_stage(client, db):
     html = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
     assert 'data-panel="pools"' in html and html.count('<table class="data pool-table">') == 15
     assert 'data-panel="bracket"' not in html
+
+
+def test_a_one_stage_pools_event_has_a_pools_tab_with_a_table_a_pool(client, db):
+    from tests.web.stage_pages import roeselare_event
+
+    tournament = roeselare_event(teams=12, pools=3, per_pool=1, best_next=1, pools_rounds_played=3,
+                                 close_pools=False, name="Poules", slug="poules")
+    tournament.stages.filter(number=2).delete()  # one stage: the pools alone
+    tournament.stages.filter(number=1).update(rule="", rule_per_pool=0, rule_best_next=0)
+    overview = client.get(reverse("web:tournament", args=[tournament.slug])).content.decode()
+    assert reverse("web:stages", args=[tournament.slug]) + '">Pools<' in overview
+    html = client.get(reverse("web:stages", args=[tournament.slug])).content.decode()
+    assert html.count('<table class="data pool-table">') == 3
+    wall = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
+    assert 'data-panel="pools"' in wall
