@@ -5,27 +5,31 @@ Views and the live regions (``web.regions``) both call these, so a page and its 
 
 from __future__ import annotations
 
-from django.db.models import Max, Q
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 import scoring
 from tournaments.access import visible_tournaments
-from tournaments.models import Entry, Game, Match, Round, Tournament
+from tournaments.models import Entry, Game, Match, Round, Stage, Tournament
 from tournaments.selectors.matches import match_for_scoreboard, scoreboard_of
 from tournaments.selectors.seats import SIDE_SEATS, match_players
 from tournaments.selectors.standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
 from tournaments import vocabulary
 
-from . import pages_individual
+from . import pages_individual, pages_stages
 from .charts import Series, line_chart
 
 
 def tournaments_for(user):
-    """Return the tournaments the visitor may see, with their club and current round number."""
+    """Return the tournaments the visitor may see, with their club, current round number and number of stages
+    (the header shows the stages' tab when there are several)."""
+    stage_count = (Stage.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+                   .annotate(n=Count("pk")).values("n"))
     return (visible_tournaments(user).select_related("club")
-            .annotate(current_round=Max("round_set__number")))
+            .annotate(current_round=Max("round_set__number"),
+                      stage_count=Subquery(stage_count, output_field=IntegerField())))
 
 
 def tournament_or_404(user, slug: str) -> Tournament:
@@ -55,8 +59,7 @@ def tournament_facts(tournament: Tournament) -> dict:
     individual = pages_individual.individual_facts(tournament) if tournament.is_individual else None
     return {
         "variant": variant,
-        "format": individual["format"] if individual else vocabulary.FORMAT_LABELS.get(tournament.format,
-                                                                                       tournament.format),
+        "format": individual["format"] if individual else pages_stages.format_name(tournament.format),
         "status": vocabulary.TOURNAMENT_STATUS.get(tournament.status, tournament.status),
         "best_of": tournament.effective_best_of,
         "options": vocabulary.house_options(variant, tournament.options),
@@ -135,8 +138,8 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
 
 
 def current_round(tournament: Tournament) -> Round | None:
-    """The round being played: the last one paired."""
-    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+    """The round being played: the last one paired (of the latest stage that has rounds)."""
+    return Round.objects.filter(tournament=tournament).order_by("-stage__number", "-number").first()
 
 
 def _seat_team(seat: str, sides: dict) -> str:

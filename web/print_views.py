@@ -22,7 +22,7 @@ from tournaments import access, vocabulary
 from tournaments.models import Match
 from tournaments.selectors.seats import cycle_round, cycle_tables, folded, round_seating
 
-from . import pages, pages_individual
+from . import pages, pages_individual, pages_stages
 
 #: A game played to a target gets a row for every this many points of it (a Belgian game to 101: 21 rows;
 #: the demo's longest ran to 17 hands), and never fewer than MIN_ROWS; a game of a fixed number of rounds
@@ -49,6 +49,20 @@ def _standings_context(request, slug: str) -> dict:
             "standings": pages.standings(tournament),
             "pdf_url": reverse("web:standings-pdf", args=[slug]),
             "back_url": _reverse("web:standings", slug)}
+
+
+def bracket_print(request, slug, number):
+    """A knockout stage's bracket on A4 (scaled to the page's width; landscape for a bracket of 32 or more)."""
+    tournament = pages.tournament_or_404(request.user, slug)
+    stages = pages_stages.stages_of(tournament)
+    stage = pages_stages.stage_or_404(stages, number)
+    if stage["stage"].format != "knockout":
+        raise Http404
+    drawn = pages_stages.bracket(tournament, stage["stage"], element_id="bracket-print")
+    return render(request, "web/print/bracket.html", {
+        "tournament": tournament, "facts": pages.tournament_facts(tournament), "stage": stage, "bracket": drawn,
+        "heading": stage["name"] if len(stages) > 1 else _("Bracket"),
+        "back_url": _reverse("web:stage", slug, number)})
 
 
 def standings_print(request, slug):

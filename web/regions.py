@@ -25,7 +25,7 @@ from tournaments.live import match_group, standings_group, tournament_group
 from tournaments.models import Match, Round, Tournament
 from tournaments.selectors.matches import match_for_scoreboard
 
-from . import pages, pages_individual
+from . import pages, pages_individual, pages_stages
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +126,7 @@ def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=
         tables = pages.round_tables(rnd, tournament) if rnd else None
         return "web/regions/wall.html", {
             "tournament": tournament, "standings": pages.standings(tournament), "tables": tables,
+            "stage_panel": pages_stages.wall_stage(tournament),
             "name_pages": pages_individual.name_pages(tables["seats"]) if tables and tournament.is_individual else None}
     raise Http404
 

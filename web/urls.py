@@ -24,6 +24,10 @@ tournament = [
     path("matches/<int:match_id>/sheet/", print_views.match_sheet, name="match-sheet"),
     path("matches/<int:match_id>/sheet.pdf", print_views.match_sheet_pdf, name="match-sheet-pdf"),
     path("wall/", views.wall, name="wall"),
+    path("stages/", views.stages, name="stages"),
+    path("stages/<int:number>/", views.stages, name="stage"),
+    path("stages/ranking/", views.event_ranking, name="event-ranking"),
+    path("stages/<int:number>/bracket/print/", print_views.bracket_print, name="bracket-print"),
     # Individual events: where do I sit (the current round, or any), the door's list, the players.
     path("seat/", views.seat, name="seat"),
     path("rounds/<int:number>/seat/", views.seat, name="round-seat"),

@@ -10,7 +10,7 @@ from tournaments import versions, vocabulary
 from tournaments.conditional import etag_listed, etag_named
 from tournaments.query_text import search_text
 
-from . import pages, pages_individual, regions
+from . import pages, pages_individual, pages_stages, regions
 
 STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", then=Value(1)),
                     default=Value(2), output_field=IntegerField())
@@ -43,7 +43,8 @@ def _live_page(request, template, ctx, keys=(), fill=None):
         response = render(request, template, ctx)
         return _live_headers(response, _page_tag(request, f"v{stamp}"))  # with the CSRF cookie the page set
     # The page around the region shows the tournament's header (status, round, settings): they count too.
-    header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on)
+    header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on,
+              getattr(t, "stage_count", None))
     tag = _page_tag(request, ctx["region"]["etag"], header)
     if etag_listed(request.headers.get("If-None-Match"), tag):
         return _live_headers(HttpResponseNotModified(), tag)
@@ -210,6 +211,46 @@ def wall(request, slug):
                                             tournament=tournament)
 
     return _live_page(request, "web/wall.html", ctx, versions.wall_keys(tournament.pk), fill)
+
+
+def stages(request, slug, number=None):
+    """The event's stages as tabs: a stage's rules, its rounds (one at a time) and, for a knockout, its bracket.
+
+    Without a number: the running stage (else the last one started, else stage 1). A one-stage knockout event
+    shows its bracket here too.
+    """
+    tournament, ctx = _tournament_context(request, slug, "stages")
+    stages_list = pages_stages.stages_of(tournament)
+    if number is None:
+        started = [s for s in stages_list if s["stage"].status != "pending"]
+        running = [s for s in started if s["stage"].status == "running"]
+        current = (running or started[-1:] or stages_list[:1])[0]
+    else:
+        current = pages_stages.stage_or_404(stages_list, number)
+    stage = current["stage"]
+    rounds_list = pages_stages.stage_rounds(stage)
+    ctx.update(stages=stages_list, current=current, rounds=rounds_list, multi=len(stages_list) > 1)
+    if stage.format == "knockout":
+        ctx["bracket"] = pages_stages.bracket(tournament, stage)
+    if stage.status != "pending":
+        ctx["standings"] = pages_stages.stage_standings(tournament, stage)
+    if stage.format != "knockout":
+        wanted = request.GET.get("round", "")
+        rnd = next((r for r in rounds_list if str(r.number) == wanted), rounds_list[-1] if rounds_list else None)
+        ctx["round"] = rnd
+        ctx["tables"] = pages.round_tables(rnd, tournament) if rnd else None
+    return render(request, "web/stages.html", ctx)
+
+
+def event_ranking(request, slug):
+    """A multi-stage event's ranking: by the stage reached, then that stage's rank, each entrant's path."""
+    tournament, ctx = _tournament_context(request, slug, "stages")
+    stages_list = pages_stages.stages_of(tournament)
+    if len(stages_list) < 2:
+        raise Http404
+    ctx.update(stages=stages_list, multi=True, ranking=pages_stages.event_ranking(tournament, stages_list),
+               current=None)
+    return render(request, "web/stages_ranking.html", ctx)
 
 
 def variant(request, slug):

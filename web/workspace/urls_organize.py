@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import exports, organize, organize_draw, organize_entries, organize_players, organize_rounds
+from . import exports, organize, organize_draw, organize_entries, organize_players, organize_rounds, organize_stages
 
 urlpatterns = [
     path("t/<slug:slug>/", organize.dashboard, name="tournament"),
@@ -32,6 +32,14 @@ urlpatterns = [
     path("t/<slug:slug>/kept-apart/", organize_players.kept_apart_add_view, name="kept-apart-add"),
     path("t/<slug:slug>/kept-apart/<int:pair_id>/remove/", organize_players.kept_apart_remove_view,
          name="kept-apart-remove"),
+    path("t/<slug:slug>/stages/", organize_stages.stages, name="stages"),
+    path("t/<slug:slug>/stages/template/", organize_stages.stage_template, name="stage-template"),
+    path("t/<slug:slug>/stages/new/", organize_stages.stage_new, name="stage-new"),
+    path("t/<slug:slug>/stages/<int:number>/close/", organize_stages.stage_close_view, name="stage-close"),
+    path("t/<slug:slug>/stages/<int:number>/start/", organize_stages.stage_start_view, name="stage-start"),
+    path("t/<slug:slug>/stages/<int:number>/reopen/", organize_stages.stage_reopen_view, name="stage-reopen"),
+    path("t/<slug:slug>/stages/<int:number>/edit/", organize_stages.stage_edit_view, name="stage-edit"),
+    path("t/<slug:slug>/stages/<int:number>/place/", organize_stages.stage_place_view, name="stage-place"),
     path("t/<slug:slug>/rounds/<int:number>/", organize_rounds.round_view, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/change/", organize_rounds.round_change, name="round-change"),
     path("t/<slug:slug>/rounds/<int:number>/redraw/", organize_draw.round_redraw_view, name="round-redraw"),

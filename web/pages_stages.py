@@ -1,0 +1,220 @@
+"""The stages of an event as the public pages show them: the tabs, each stage's rounds, a knockout's bracket.
+
+A constant number of queries a page: the stages in one, a stage's rounds in one, a knockout's matches (with
+their teams) in one, whatever the size of the bracket (docs/stages.md, "Pages").
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count
+from django.http import Http404
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments import vocabulary
+from tournaments.models import Match, Round, Stage, Tournament
+from tournaments.pairing.knockout import bracket_size
+
+from .bracket_svg import BracketMatch, Side, bracket_svg
+
+RULE_NAMES = {"top": gettext_lazy("The first N of the standings"),
+              "pools": gettext_lazy("The first K of each pool and the best M of the next place"),
+              "table_winners": gettext_lazy("The table winners"), "all": gettext_lazy("Everyone")}
+STAGE_STATUS = {"pending": gettext_lazy("Not started"), "running": gettext_lazy("Running"),
+                "closed": gettext_lazy("Closed")}
+
+
+def format_name(fmt: str) -> str:
+    if fmt == "pools":
+        return _("Pools")
+    return str(vocabulary.FORMAT_LABELS.get(fmt, fmt))
+
+
+def stage_name(stage: Stage, count: int) -> str:
+    """A stage's heading: "Pools", "Knockout"... and its number when the event has several of one format."""
+    return _("Stage %(n)s: %(format)s") % {"n": stage.number, "format": format_name(stage.format)}
+
+
+def stages_of(tournament: Tournament) -> list[dict]:
+    """The event's stages in order, each with its name, status in words and its rounds played (one query)."""
+    stages = list(Stage.objects.filter(tournament=tournament).annotate(paired=Count("round_set")).order_by("number"))
+    return [{"stage": s, "number": s.number, "name": stage_name(s, len(stages)), "format": format_name(s.format),
+             "status": STAGE_STATUS.get(s.status, s.status), "paired": s.paired,
+             "rule": rule_words(s)} for s in stages]
+
+
+def rule_words(stage: Stage) -> str:
+    """The rule into the next stage in words ("" on the last stage)."""
+    if stage.rule == "top":
+        return _("The first %(n)s go on.") % {"n": stage.rule_count}
+    if stage.rule == "pools":
+        words = _("The first %(k)s of each pool go on") % {"k": stage.rule_per_pool}
+        if stage.rule_best_next:
+            words += ", " + _("with the best %(m)s of place %(place)s across the pools") % {
+                "m": stage.rule_best_next, "place": stage.rule_per_pool + 1}
+        return words + "."
+    if stage.rule == "table_winners":
+        return _("The table winners go on.")
+    if stage.rule == "all":
+        return _("Everyone goes on.")
+    return ""
+
+
+def stage_or_404(stages: list[dict], number: int) -> dict:
+    found = next((s for s in stages if s["number"] == number), None)
+    if found is None:
+        raise Http404
+    return found
+
+
+def stage_rounds(stage: Stage) -> list[Round]:
+    return list(Round.objects.filter(stage=stage).order_by("number"))
+
+
+def _seeds(first_round: list[Match]) -> dict[int, int]:
+    """Each team's seed as the bracket's first round recorded it (``Match.why``: knockout_seeds, knockout_bye)."""
+    seeds = {}
+    for m in first_round:
+        for code, params in m.why or []:
+            if code == "knockout_seeds":
+                seeds[m.ns_id] = params.get("seed")
+                if m.ew_id is not None:
+                    seeds[m.ew_id] = params.get("other")
+            elif code == "knockout_bye":
+                seeds[m.ns_id] = params.get("seed")
+    return seeds
+
+
+def _is_third_place(m: Match) -> bool:
+    return any(code == "knockout_third_place" for code, _params in (m.why or []))
+
+
+def bracket_matches(tournament: Tournament, stage: Stage | None = None) -> tuple[int, list[BracketMatch]]:
+    """A knockout's matches as the bracket draws them, and its size (0: not drawn yet). One query.
+
+    ``stage``: the knockout stage of a multi-stage event; None: the tournament's own rounds (a one-stage
+    knockout event).
+    """
+    matches = Match.objects.filter(round__tournament=tournament)
+    if stage is not None:
+        matches = matches.filter(round__stage=stage)
+    matches = list(matches.select_related("round", "ns", "ew").order_by("round__number", "table"))
+    first = [m for m in matches if m.round.number == 1]
+    if not first:
+        return 0, []
+    size = bracket_size(2 * len(first))
+    seeds = _seeds(first)
+    slug = tournament.slug
+
+    def side(team, games, decided):
+        if team is None:
+            return None
+        return Side(team.name, seeds.get(team.pk), games if decided else None,
+                    reverse("web:team", args=[slug, team.pk]))
+
+    out = []
+    for m in matches:
+        decided = m.status == Match.Status.FINISHED or m.status == Match.Status.PLAYING
+        out.append(BracketMatch(
+            m.round.number, m.table, side(m.ns, m.games_won_ns, decided), side(m.ew, m.games_won_ew, decided),
+            winner=m.winner if m.winner in ("ns", "ew") else "", bye=m.ew_id is None,
+            third_place=_is_third_place(m), href=reverse("web:match", args=[slug, m.pk])))
+    return size, out
+
+
+#: The wall draws at most this many rounds of a bracket (its last ones: 16 entrants, 8 matches a column), so
+#: that a hall reads it; the tables' panel shows the earlier rounds' matches.
+WALL_ROUNDS = 4
+
+
+def bracket(tournament: Tournament, stage: Stage | None = None, *, element_id: str = "bracket",
+            wall: bool = False) -> dict | None:
+    """The knockout's bracket as an SVG (marked safe), or None when it is not drawn yet."""
+    size, matches = bracket_matches(tournament, stage)
+    if not size:
+        return None
+    title = _("%(event)s: the knockout") % {"event": tournament.name}
+    rounds = size.bit_length() - 1
+    from_round = max(1, rounds - WALL_ROUNDS + 1) if wall else 1
+    svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round)
+    return {"size": size, "svg": mark_safe(svg), "matches": len(matches)}  # noqa: S308 - escaped by bracket_svg
+
+
+def knockout_stage(tournament: Tournament, stages: list[dict]) -> Stage | None:
+    """The stage whose bracket the wall and the event's page show: the running knockout stage, else the last one
+    played (None: none)."""
+    knockouts = [s["stage"] for s in stages if s["stage"].format == "knockout" and s["stage"].status != "pending"]
+    running = [s for s in knockouts if s.status == "running"]
+    return (running or knockouts[-1:] or [None])[0]
+
+
+def has_stages_to_show(tournament: Tournament) -> bool:
+    """Whether the event's pages show stages (several stages, or a knockout): known from the page's own row when
+    it was read with ``stage_count`` (``pages.tournaments_for``), so a one-stage event's pages read nothing more."""
+    count = getattr(tournament, "stage_count", None)
+    if count is None:
+        count = Stage.objects.filter(tournament=tournament).count()
+    return count > 1 or tournament.format in ("knockout", "pools")
+
+
+def wall_stage(tournament: Tournament) -> dict | None:
+    """What the wall shows of the stages: the running knockout stage's bracket, or the running pools stage's pools
+    (None: nothing more than before)."""
+    if not has_stages_to_show(tournament):
+        return None
+    stages = stages_of(tournament)
+    running = next((s for s in stages if s["stage"].status == "running"), None)
+    if running is None:
+        return None
+    if running["stage"].format == "knockout":
+        drawn = bracket(tournament, running["stage"], element_id="wall-bracket", wall=True)
+        return {"kind": "bracket", "stage": running, "bracket": drawn} if drawn else None
+    if running["stage"].format == "pools":
+        return {"kind": "pools", "stage": running, "standings": stage_standings(tournament, running["stage"])}
+    return None
+
+
+def stage_standings(tournament: Tournament, stage: Stage) -> dict:
+    """A stage's standings (``stage_standings_for``: four queries, whatever the number of pools): one table per
+    pool for a pools stage (by rank in the pool), else one; the qualifiers marked once the stage has closed."""
+    from tournaments.selectors.standings import stage_standings_for
+
+    data = stage_standings_for(stage, tournament)
+    rows = data["rows"]
+    if stage.format == "pools":
+        groups: dict[int, list[dict]] = {}
+        for r in rows:
+            groups.setdefault(r["pool"] or 0, []).append(r)
+        tables = [{"pool": p, "rows": sorted(rs, key=lambda r: (r["pool_rank"] or 0))} for p, rs in sorted(groups.items())]
+    else:
+        tables = [{"pool": None, "rows": rows}] if rows else []
+    return {"computed_at": data["computed_at"], "tables": tables, "count": len(rows),
+            "qualified": sum(1 for r in rows if r["qualified"]), "closed": stage.status == "closed",
+            "individual": tournament.is_individual}
+
+
+def event_ranking(tournament: Tournament, stages: list[dict]) -> list[dict]:
+    """The event's ranking (the stage reached, then that stage's rank) with each entrant's path: its rank (and
+    pool) in every stage it played and whether it went on. Six queries, whatever the field."""
+    from tournaments.models import StageEntrant, Standing
+    from tournaments.selectors.standings import event_standings_for
+
+    rows = event_standings_for(tournament)["rows"]
+    who = "player_id" if tournament.is_individual else "team_id"
+    steps: dict[int, list[dict]] = {}
+    for number, entrant, rank, pool in (Standing.objects.filter(tournament=tournament)
+                                        .order_by("stage__number").values_list("stage__number", who, "rank", "pool")):
+        steps.setdefault(entrant, []).append({"stage": number, "rank": rank, "pool": pool})
+    field = "entry__player_id" if tournament.is_individual else "entry__team_id"
+    went = set(StageEntrant.objects.filter(stage__tournament=tournament).values_list("stage__number", field))
+    names = {s["number"]: s["format"] for s in stages}
+    out = []
+    for r in rows:
+        entrant = r["player"] if tournament.is_individual else r["team"]
+        path = [{**step, "format": names.get(step["stage"], ""), "on": (step["stage"] + 1, entrant) in went}
+                for step in steps.get(entrant, [])]
+        out.append({**r, "entrant": entrant, "name": (r.get("player_detail") or r.get("team_detail"))["name"],
+                    "path": path, "stage_name": names.get(r["stage"], "")})
+    return out
