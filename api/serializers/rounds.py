@@ -256,3 +256,6 @@ class StageStandingsSerializer(serializers.Serializer):
                                            "match played).")
     ties = StageTieSerializer(many=True, help_text="The ties at the cut into the next stage (once closed).")
     replacements = StageReplacementSerializer(many=True, help_text="Withdrawn qualifiers and who went on instead.")
+    count = serializers.IntegerField(help_text="How many rows (as the lists' pages say it).")
+    next = serializers.URLField(allow_null=True, help_text="Always null: a stage's rows come in one answer.")
+    previous = serializers.URLField(allow_null=True, help_text="Always null: a stage's rows come in one answer.")

@@ -143,4 +143,5 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
                 raise serializers.ValidationError({"pool": ["A pool's number, from 1."]})
             pool = int(pool)
         data = stage_standings_for(stage, self.get_tournament(), pool)
+        data = {**data, "count": len(data["rows"]), "next": None, "previous": None}  # the standings' page words
         return Response(StageStandingsSerializer(data).data)

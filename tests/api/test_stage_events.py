@@ -68,6 +68,7 @@ def test_the_roeselare_duo_championship(club, django_capture_on_commit_callbacks
     standings_recompute(tournament=tournament)
     pools = client.get(f"{base}/stages/1/standings/").json()
     assert len(pools["rows"]) == 60 and {r["pool"] for r in pools["rows"]} == set(range(1, 16))
+    assert (pools["count"], pools["next"], pools["previous"]) == (60, None, None)
     assert all(r["qualified"] is None for r in pools["rows"])
     one = client.get(f"{base}/stages/1/standings/?pool=7").json()["rows"]
     assert len(one) == 4 and sorted(r["pool_rank"] for r in one) == [1, 2, 3, 4]
