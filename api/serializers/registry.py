@@ -118,6 +118,10 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="User ids of the organizers; the creator is added.",
     )
     scorekeepers = serializers.PrimaryKeyRelatedField(many=True, queryset=User.objects.all(), required=False)
+    directors = serializers.PrimaryKeyRelatedField(
+        many=True, queryset=User.objects.all(), required=False,
+        help_text="User ids of the directors: they settle disputed results and alone change confirmed ones "
+                  "(organizers are directors too).")
     sit_out_fixed = SitOutFixedField(required=False)
 
     class Meta:
@@ -125,7 +129,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "slug", "club", "variant", "entry", "format", "rounds", "best_of", "match_length",
             "match_games", "minutes", "at_time", "options", "public", "status",
-            "organizers", "scorekeepers", "tiebreaks", "points_win", "points_draw", "points_bye",
+            "organizers", "directors", "scorekeepers", "confirmation", "unconfirmed", "auto_confirm_minutes",
+            "tiebreaks", "points_win", "points_draw", "points_bye",
             "separate_clubs_rounds", "double_round_robin", "sit_out_score", "sit_out_fixed", "withdrawal",
             "club_best_n", "starts_on", "created_at",
         ]

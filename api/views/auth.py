@@ -160,9 +160,11 @@ class MeSerializer(UserSerializer):
     managed_clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
     organized_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
     scorekept_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    directed_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
 
     class Meta(UserSerializer.Meta):
-        fields = [*UserSerializer.Meta.fields, "managed_clubs", "organized_tournaments", "scorekept_tournaments"]
+        fields = [*UserSerializer.Meta.fields, "managed_clubs", "organized_tournaments", "scorekept_tournaments",
+                  "directed_tournaments"]
         read_only_fields = fields
 
 

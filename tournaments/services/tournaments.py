@@ -19,7 +19,7 @@ from tournaments.services.errors import Conflict, InvalidFields
 FROZEN_ONCE_PAIRED = ("variant", "entry", "format", "best_of", "match_length", "match_games", "options", "rounds",
                       "double_round_robin")
 #: Many-to-many fields, set once the tournament row exists.
-_PEOPLE = ("organizers", "scorekeepers")
+_PEOPLE = ("organizers", "directors", "scorekeepers")
 
 
 def _unique_slug(name: str) -> str:

@@ -288,6 +288,7 @@ class TournamentForm(forms.Form):
 
 
 ROLE_CHOICES = [("scorekeeper", _("Scorekeeper: enters the results of the matches")),
+                ("director", _("Director: settles disputed results and changes confirmed ones")),
                 ("organizer", _("Co-organizer: runs the tournament with you"))]
 
 
