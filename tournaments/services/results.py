@@ -10,6 +10,7 @@ from __future__ import annotations
 from tournaments import commit_cache
 from tournaments.live import publish_match_changed
 from tournaments.models import Match, Tournament
+from tournaments.selectors import confirmation
 from tournaments.services.knockout import knockout_advance
 from tournaments.services import standings
 
@@ -23,6 +24,7 @@ def match_result_changed(*, match: Match) -> None:
         lambda replies: standings.standings_recompute_schedule(
             tournament.pk, added=replies if isinstance(replies, Exception) else replies[0]))
     publish_match_changed(match.pk, tournament.pk)
-    if (tournament.format == Tournament.Format.KNOCKOUT and match.status == Match.Status.FINISHED
+    # With results waiting for confirmation, a knockout's winner goes on once confirmed or final.
+    if (tournament.format == Tournament.Format.KNOCKOUT and confirmation.counts(match, tournament)
             and match.winner in (Match.Winner.NS, Match.Winner.EW)):
         knockout_advance(match=match)

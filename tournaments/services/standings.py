@@ -68,6 +68,7 @@ from tournaments.ranking import (
     rank_standings,
 )
 from tournaments.ranking.metrics import DEFAULT_METRICS
+from tournaments.selectors import confirmation
 
 logger = logging.getLogger(__name__)
 
@@ -145,11 +146,16 @@ WHERE e.tournament_id = %s
 ORDER BY e.seed, e.id
 """
 
-_MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, " \
-                 "m.points_ns, m.points_ew"
+# A result waiting for the opponents' confirmation reads as unfinished when the tournament waits for it
+# (``confirmation.waits``): its status column is then 'unconfirmed', and the result counts once confirmed.
+_MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, " \
+                 "CASE WHEN m.result_status IN ('entered', 'disputed') AND t.confirmation = 'opponents' " \
+                 "AND t.unconfirmed = 'wait' THEN 'unconfirmed' ELSE m.status END, " \
+                 "m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew"
 _MATCHES_SQL = f"""
 SELECT {_MATCH_COLUMNS}
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
+JOIN tournaments_tournament t ON t.id = r.tournament_id
 WHERE r.tournament_id = %s
 """
 
@@ -219,7 +225,7 @@ class _Inputs:
     """
 
     generation: str
-    settings: tuple  # (PointsSettings, metric names)
+    settings: tuple  # (PointsSettings, metric names, whether unconfirmed results wait)
     matches: dict[int, tuple]  # match id -> its row (``_MATCH_COLUMNS``)
     records: dict[int, tuple[MatchRecord, ...]]  # match id -> its records
     ctx: Context
@@ -309,6 +315,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
     """
     started = time.perf_counter()
     pts, metrics = points_settings(tournament), tournament_metrics(tournament)
+    waiting = confirmation.waits(tournament)  # which results count: a change of it reads everything again
     inputs = _take_kept(tournament.pk)
     with transaction.atomic():
         advisory_lock(tournament.pk, "standings")
@@ -323,11 +330,11 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
             return individual_standings_recompute(tournament, snapshot, pts, list(tournament.tiebreaks or []),
                                                   started)
         incremental = True
-        if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics)
+        if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics, waiting)
                 or not inputs.apply(changed, tournament.pk)):
             teams, matches, records, clubs = _load(tournament, pts)
             ctx = Context.build(teams, (r for recs in records.values() for r in recs), pts)
-            inputs = _Inputs("", (pts, metrics), matches, records, ctx, clubs)
+            inputs = _Inputs("", (pts, metrics, waiting), matches, records, ctx, clubs)
             incremental = False
         rows = rank_standings(inputs.ctx, metrics)
         inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved)
