@@ -123,14 +123,14 @@ TAG_OF_PREFIX = (  # the first match wins: (path prefix under /api/v1/, tag)
 )
 
 _PUBLIC = "Public tournaments need no authentication; a private one answers 404 except to its organizers, " \
-          "scorekeepers and staff."
+          "directors, scorekeepers and staff."
 _REGISTRY = "Reading needs no authentication. Writing needs a manager of the club (or staff)"
 
 _ONE_REQUEST = ("Answers a strong `ETag`, and 304 to `If-None-Match` while nothing changed: a wall polls it every "
                 "few seconds for the cost of one cache read. The ETag changes with every hand entered, corrected "
                 "or deleted at any table of the tournament, every pairing and every rename. Public tournaments "
-                "need no authentication; a private one answers 404 except to its organizers, scorekeepers and "
-                "staff.")
+                "need no authentication; a private one answers 404 except to its organizers, directors, "
+                "scorekeepers and staff.")
 
 DESCRIPTIONS = {
     "v1_tournaments_rounds_tables_retrieve": (

@@ -123,3 +123,15 @@ def test_the_tournament_carries_its_confirmation_settings(event):
     body = answer.json()
     assert (body["confirmation"], body["unconfirmed"], body["auto_confirm_minutes"], body["directors"]) == (
         "opponents", "wait", 15, [event["director"].pk])
+
+
+def test_too_many_wrong_codes_are_a_429(event, anon):
+    from tournaments.services import confirmation
+
+    match = event["match"]
+    finish(match, user=event["keeper"])
+    ew = match.ew.player_1_id
+    for _ in range(confirmation.WRONG_CODES_MATCH[0]):
+        assert anon.post(url(match, "confirm"), {"player": ew, "code": "AAAAAA"}, format="json").status_code == 403
+    answer = anon.post(url(match, "confirm"), {"player": ew, "code": event["codes"][ew]}, format="json")
+    assert answer.status_code == 429 and answer.json()["errors"][0]["code"] == "too_many_codes"

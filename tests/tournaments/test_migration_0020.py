@@ -31,6 +31,9 @@ def test_forwards_the_result_status_is_a_standings_change_and_backwards_it_goes(
         stage = Stage.objects.create(tournament=tournament, number=1, format="tables", status="running")
         match = Match.objects.create(round=Round.objects.create(tournament=tournament, stage=stage, number=1),
                                      table=1, status="finished", winner="ns")
+        player = apps.get_model("tournaments", "Player").objects.create(name="An")
+        entry = apps.get_model("tournaments", "Entry").objects.create(tournament=tournament, player=player,
+                                                                      start_number=1)
 
         apps = migrate(AFTER)
         Match = apps.get_model("tournaments", "Match")
@@ -42,6 +45,10 @@ def test_forwards_the_result_status_is_a_standings_change_and_backwards_it_goes(
         assert changes(apps, match.pk) == before + 1
         Match.objects.filter(pk=match.pk).update(winner="ew")  # the old columns still count
         assert changes(apps, match.pk) == before + 2
+        everything = apps.get_model("tournaments", "StandingsChange").objects.filter(match_id=None)
+        count = everything.count()
+        apps.get_model("tournaments", "Entry").objects.filter(pk=entry.pk).update(start_number=7)  # 0014's trigger
+        assert everything.count() > count
 
         apps = migrate(BEFORE)
         Match = apps.get_model("tournaments", "Match")
@@ -52,5 +59,8 @@ def test_forwards_the_result_status_is_a_standings_change_and_backwards_it_goes(
         before = changes(apps, match.pk)
         Match.objects.filter(pk=match.pk).update(winner="ns")
         assert changes(apps, match.pk) == before + 1  # the trigger is there, as before
+        count = apps.get_model("tournaments", "StandingsChange").objects.filter(match_id=None).count()
+        apps.get_model("tournaments", "Entry").objects.filter(pk=entry.pk).update(start_number=8)
+        assert apps.get_model("tournaments", "StandingsChange").objects.filter(match_id=None).count() > count
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

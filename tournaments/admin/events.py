@@ -104,7 +104,8 @@ class TournamentAdmin(ScopedAdmin):
     list_filter = ("variant", "entry", "format", "status", "public", ("club", RELATED_ONLY))
     search_fields = ("name", "slug", "club__name")
     prepopulated_fields = {"slug": ("name",)}
-    autocomplete_fields = ("organizers", "directors", "scorekeepers")  # searched among the active users, not a list of all
+    # Searched among the active users, not a list of all.
+    autocomplete_fields = ("organizers", "directors", "scorekeepers")
     inlines = [EntryInline, StageInline, RoundInline]
     date_hierarchy = "starts_on"
     fieldsets = (

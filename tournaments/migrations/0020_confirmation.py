@@ -3,8 +3,9 @@ result status (with who entered it), the players' personal codes and the result'
 
 The standings triggers (0005) learn the new column: a result confirmed, disputed or settled records a
 standings change, since a tournament that waits for confirmation counts only confirmed and final results. On
-SQLite adding the match's columns rebuilds its table, which loses its triggers: they are made again (as 0009
-does), and again the old way when the migration is reversed.
+SQLite adding the match's and the tournament's columns rebuilds their tables: as 0014 does, every trigger is
+dropped first and made again after (0014's ``triggers_again``, then the match's new one), and the same
+backwards.
 """
 
 import importlib
@@ -15,15 +16,9 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-_TRIGGER_MIGRATIONS = ("0002_hand_finished_game_trigger", "0005_standings_changes")
-MATCH_UPDATE = {"postgresql": "tournaments_match_standings_update", "sqlite": "tournaments_match_standings_update"}
-
-
-def _triggers_again(apps, schema_editor):
-    for direction in ("backwards", "forwards"):
-        for name in _TRIGGER_MIGRATIONS:
-            module = importlib.import_module(f"tournaments.migrations.{name}")
-            getattr(module, direction)(apps, schema_editor)
+def _individual():
+    """0014: the triggers of every migration before this one (``triggers_again``), and dropping them."""
+    return importlib.import_module("tournaments.migrations.0014_individual_events")
 
 
 def _match_update_trigger(schema_editor, columns) -> None:
@@ -43,20 +38,22 @@ def _match_update_trigger(schema_editor, columns) -> None:
             f"WHEN {changes._sqlite_changed(columns)} BEGIN {'; '.join(body)}; END")
 
 
+def triggers_dropped(apps, schema_editor):
+    """No trigger while SQLite rebuilds the tables (as 0014 does): every earlier migration's, dropped."""
+    _individual().backwards(apps, schema_editor)
+    _individual().triggers_dropped(apps, schema_editor)
+
+
+def triggers_before(apps, schema_editor):
+    """The triggers as 0018 left them."""
+    _individual().triggers_again(apps, schema_editor)
+
+
 def forwards(apps, schema_editor):
-    _triggers_again(apps, schema_editor)
+    """Every earlier trigger again, the match's watching ``result_status`` too."""
+    _individual().triggers_again(apps, schema_editor)
     _match_update_trigger(schema_editor, [*importlib.import_module(
         "tournaments.migrations.0005_standings_changes").MATCH_COLUMNS, "result_status"])
-
-
-def backwards(apps, schema_editor):
-    _match_update_trigger(schema_editor, importlib.import_module(
-        "tournaments.migrations.0005_standings_changes").MATCH_COLUMNS)
-
-
-def backwards_last(apps, schema_editor):
-    """After the columns are gone (SQLite rebuilt the table again): the triggers as 0009 left them."""
-    _triggers_again(apps, schema_editor)
 
 
 class Migration(migrations.Migration):
@@ -67,7 +64,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(migrations.RunPython.noop, backwards_last),
+        migrations.RunPython(triggers_dropped, triggers_before),
         migrations.AddField(
             model_name='match',
             name='result_at',
@@ -157,5 +154,5 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['match', 'at'], name='tournaments_match_i_89491e_idx')],
             },
         ),
-        migrations.RunPython(forwards, backwards),
+        migrations.RunPython(forwards, triggers_dropped),
     ]

@@ -142,3 +142,22 @@ def test_a_dispute_reaches_the_directors_desk_which_settles_it(browser, hall, wi
     assert Round.objects.get(tournament=t, number=1)
     for c in (context, first, second):
         c.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_organizer_turns_the_confirmation_on_in_the_settings(browser, hall, width):  # noqa: F811
+    server, _organizer, t = hall
+    Tournament.objects.filter(pk=t.pk).update(confirmation="off")
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en")
+    page = context.new_page()
+    sign_in(page, server, f"/my/t/{t.slug}/edit/")
+    page.check("input[name=confirmation][value=opponents]")
+    page.check("input[name=unconfirmed][value=wait]")
+    page.fill("input[name=auto_confirm_minutes]", "20")
+    page.locator("fieldset[data-confirmation]").scroll_into_view_if_needed()
+    shoot(page, "settings-confirmation")
+    page.click(".ws-submit button")
+    page.wait_for_load_state()
+    t.refresh_from_db()
+    assert (t.confirmation, t.unconfirmed, t.auto_confirm_minutes) == ("opponents", "wait", 20)
+    context.close()
