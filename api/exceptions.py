@@ -7,6 +7,8 @@ This module plugs in at its documented customisation points (``EXCEPTION_HANDLER
 - ``scoring.RuleViolation``: 400 ``validation_error``, one error per violation (code, field and its words);
 - ``tournaments.services.errors.Conflict``: 409 ``client_error`` with the conflict's code;
 - ``tournaments.services.errors.IdempotencyKeyMismatch``: 422 ``client_error`` ``idempotency_key_mismatch``;
+- a ``ServiceError`` of status 403 or 429 (a confirmation by the wrong person, too many wrong codes): that
+  status, ``client_error`` with its code;
 - any other ``ServiceError``: 400 ``validation_error`` (``InvalidFields``: one error per field);
 - a protected/restricted delete or an integrity race in the database: 409 ``client_error``;
 - a database fault (the server away, the connection ended, no connection to be had): 503
@@ -108,6 +110,11 @@ class ExceptionHandler(BaseExceptionHandler):
                 return conflict(found[0]["code"], found[0]["detail"])
             if exc.status == 422:  # an IdempotencyKeyMismatch
                 return UnprocessableError(ErrorDetail(found[0]["detail"], code=found[0]["code"]))
+            if exc.status in (403, 429):  # not theirs to do (a confirmation's), too many wrong codes
+                error = exceptions.PermissionDenied if exc.status == 403 else exceptions.Throttled
+                refused = error(detail=ErrorDetail(found[0]["detail"], code=found[0]["code"]))
+                refused.detail = ErrorDetail(found[0]["detail"], code=found[0]["code"])
+                return refused
             return RuleValidationError(found)
         if isinstance(exc, (ProtectedError, RestrictedError)):
             return conflict("protected", refusals.words("protected"))

@@ -72,6 +72,8 @@ class ErrorsAutoSchema(BaseAutoSchema):
     def _should_add_error_response(self, responses: dict, status_code: str) -> bool:
         if status_code == "409":
             return status_code not in responses and self._in("conflict_methods")
+        if status_code == "403" and self._in("forbidden_methods"):  # refusals of who asks (a confirmation's)
+            return status_code not in responses
         return super()._should_add_error_response(responses, status_code)
 
     def _should_add_validation_error_response(self) -> bool:
@@ -127,14 +129,14 @@ TAG_OF_PREFIX = (  # the first match wins: (path prefix under /api/v1/, tag)
 )
 
 _PUBLIC = "Public tournaments need no authentication; a private one answers 404 except to its organizers, " \
-          "scorekeepers and staff."
+          "directors, scorekeepers and staff."
 _REGISTRY = "Reading needs no authentication. Writing needs a manager of the club (or staff)"
 
 _ONE_REQUEST = ("Answers a strong `ETag`, and 304 to `If-None-Match` while nothing changed: a wall polls it every "
                 "few seconds for the cost of one cache read. The ETag changes with every hand entered, corrected "
                 "or deleted at any table of the tournament, every pairing and every rename. Public tournaments "
-                "need no authentication; a private one answers 404 except to its organizers, scorekeepers and "
-                "staff.")
+                "need no authentication; a private one answers 404 except to its organizers, directors, "
+                "scorekeepers and staff.")
 
 DESCRIPTIONS = {
     "v1_tournaments_rounds_tables_retrieve": (
@@ -347,6 +349,27 @@ DESCRIPTIONS = {
                                "was played at the table) from an offline queue: a timed round's clock judges it "
                                "(409 `round_time_over` for a game started after the clock's end). Organizers, "
                                "scorekeepers or staff; 409 when the hand was already entered.",
+    "v1_matches_confirm_create": "Confirm the match's entered result, as someone of the other side "
+                                 "(docs/confirmation.md): name yourself (`player`) with your personal `code`, and "
+                                 "in an individual event the table's `table_code`; or send a player's token. The "
+                                 "phone (`X-Device`) or account that entered the result cannot confirm it (403 "
+                                 "`result_own_entry`), nor its side (403 `result_own_side`), another table's player "
+                                 "(403 `not_at_this_table`) nor a wrong code (403 `personal_code_wrong`, 429 "
+                                 "`too_many_codes` after a few per match and per phone). 409 `result_not_entered` "
+                                 "unless the result is `entered`; 409 `confirmation_off`. Answers the scoreboard.",
+    "v1_matches_dispute_create": "Dispute the match's entered result with a `reason`, as someone of the other side "
+                                 "(proven as to confirm it): it becomes `disputed` until a director settles it. "
+                                 "Refused as a confirmation is. Answers the scoreboard.",
+    "v1_matches_settle_create": "A director's decision on a finished result (disputed, entered or confirmed) as it "
+                                "stands, with a `reason`: `final`. Organizers, directors or staff (403 "
+                                "`not_director`). Answers the scoreboard.",
+    "v1_matches_confirm_on_paper_create": "A director confirms an entered or disputed result for the other side, "
+                                          "on paper (the phones failed): `confirmed`, `result_mark` `paper`. "
+                                          "Organizers, directors or staff. Answers the scoreboard.",
+    "v1_matches_result_events_list": "Every step of the match's result, oldest first: entered, corrected, "
+                                     "confirmed, disputed, settled, confirmed on paper or automatically, changed by "
+                                     "a director, reopened; each with its account or player, side, phone, address, "
+                                     "reason and the result at that step. Organizers, directors or staff.",
     "v1_matches_games_create": "Start the match's next game with the dealer drawn at the table (optional: the "
                                "first hand entered starts it too). Needed to record a Classic Malilla favourite "
                                "suit or a Mexican albur. Organizers, scorekeepers or staff.",

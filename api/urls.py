@@ -5,6 +5,9 @@ from rest_framework.routers import DefaultRouter
 
 from .views.auth import LogoutView, MeView, TokenDetailView, TokenListView, TokenView
 from .views.common import NotFoundView
+from .views.confirmation import (
+    ResultConfirmView, ResultDisputeView, ResultEventsView, ResultPaperView, ResultSettleView,
+)
 from .views.matches import HandViewSet, MatchViewSet
 from .views.push import PushStreamView, PushTicketView
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
@@ -45,6 +48,11 @@ urlpatterns = [
             RoundTablesView.as_view(), name="round-tables"),
     re_path(rf"^tournaments/(?P<tournament_id>{TOURNAMENT_REF})/live/$", LiveTablesView.as_view(),
             name="live-tables"),
+    path("matches/<str:match_id>/confirm/", ResultConfirmView.as_view(), name="match-confirm"),
+    path("matches/<str:match_id>/dispute/", ResultDisputeView.as_view(), name="match-dispute"),
+    path("matches/<str:match_id>/settle/", ResultSettleView.as_view(), name="match-settle"),
+    path("matches/<str:match_id>/confirm-on-paper/", ResultPaperView.as_view(), name="match-confirm-on-paper"),
+    path("matches/<str:match_id>/result-events/", ResultEventsView.as_view(), name="match-result-events"),
     path("auth/token/", TokenView.as_view(), name="token"),
     path("auth/me/", MeView.as_view(), name="me"),
     path("auth/logout/", LogoutView.as_view(), name="logout"),

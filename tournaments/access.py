@@ -1,9 +1,10 @@
 """Who may see and write what (docs/api.md "Auth"), for every door: the API, the site and the admin.
 
 Reads of public tournaments need no login; a private tournament (and its rounds, matches and
-hands) is visible only to staff and to its organizers and scorekeepers. Writes: staff anything;
-a club's managers the club, its players and teams; a tournament's organizers the tournament, its
-entries and rounds; its organizers and scorekeepers its match results.
+hands) is visible only to staff and to its organizers, directors and scorekeepers. Writes: staff
+anything; a club's managers the club, its players and teams; a tournament's organizers the
+tournament, its entries and rounds; its organizers, directors and scorekeepers its match results;
+its organizers and directors (``is_director``) settle disputed results and change confirmed ones.
 
 "Staff" here means unscoped staff (``is_unscoped``): superusers, and staff outside the "Volunteers"
 group. A volunteer is staff only to sign in to the admin; everywhere, the admin included, they have
@@ -58,6 +59,7 @@ def visible_tournaments(user) -> QuerySet:
         Q(public=True)
         | Q(pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
         | Q(pk__in=Tournament.scorekeepers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+        | Q(pk__in=Tournament.directors.through.objects.filter(user_id=user.pk).values("tournament_id"))
     )
 
 
@@ -89,8 +91,12 @@ def is_public(tournament_id) -> bool:
     return visible_tournaments(None).filter(pk=tournament_id).exists()
 
 
+def _KEEPS_SCORE_LISTS():  # noqa: N802 - the lists an account keeping a tournament's score is on
+    return (Tournament.organizers.through, Tournament.directors.through, Tournament.scorekeepers.through)
+
+
 def keeps_score_sql(tournament_id_sql: str) -> str:
-    """Return a SQL boolean: whether the user is on the organizers' or the scorekeepers' list of a tournament.
+    """Return a SQL boolean: whether the user is on the organizers', directors' or scorekeepers' list of a tournament.
 
     For a statement that reads a tournament and its visitor's roles at once (the hand POST's lock,
     ``services.games.match_lock``). ``tournament_id_sql`` is the tournament's id in that statement
@@ -99,7 +105,7 @@ def keeps_score_sql(tournament_id_sql: str) -> str:
     """
     quote = connection.ops.quote_name
     lists = []
-    for through in (Tournament.organizers.through, Tournament.scorekeepers.through):
+    for through in _KEEPS_SCORE_LISTS():
         meta = through._meta
         tournament, user = (quote(meta.get_field(name).column) for name in ("tournament", "user"))
         lists.append(f"EXISTS (SELECT 1 FROM {quote(meta.db_table)} x "
@@ -110,7 +116,7 @@ def keeps_score_sql(tournament_id_sql: str) -> str:
 def keeps_score_params(user) -> list:
     """Return the parameters of ``keeps_score_sql`` for ``user`` (anonymous: on no list)."""
     user = _user(user)
-    return [None if user is None else user.pk] * 2
+    return [None if user is None else user.pk] * len(_KEEPS_SCORE_LISTS())
 
 
 def can_keep_score_listed(user, listed) -> bool:
@@ -133,10 +139,29 @@ def is_organizer(user, tournament_id) -> bool:
     return _staff_or_listed(user, Tournament.organizers.through, tournament_id=tournament_id)
 
 
-def can_keep_score(user, tournament_id) -> bool:
-    """Tell whether ``user`` is staff, an organizer or a scorekeeper of the tournament."""
+def is_director(user, tournament_id) -> bool:
+    """Tell whether ``user`` is a director of the tournament: staff, an organizer, or on its directors' list.
+
+    A director settles a disputed result, confirms one on paper, and alone changes a confirmed or final one.
+    """
     return (is_organizer(user, tournament_id)
+            or _staff_or_listed(user, Tournament.directors.through, tournament_id=tournament_id))
+
+
+def can_keep_score(user, tournament_id) -> bool:
+    """Tell whether ``user`` is staff, an organizer, a director or a scorekeeper of the tournament."""
+    return (is_director(user, tournament_id)
             or _staff_or_listed(user, Tournament.scorekeepers.through, tournament_id=tournament_id))
+
+
+def directed_tournaments(user) -> QuerySet:
+    """Return the tournaments ``user`` directs: organizes, or is listed as a director of (staff or not)."""
+    user = _user(user)
+    if user is None:
+        return Tournament.objects.none()
+    return Tournament.objects.filter(
+        Q(pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+        | Q(pk__in=Tournament.directors.through.objects.filter(user_id=user.pk).values("tournament_id")))
 
 
 def organized_tournaments(user) -> QuerySet:
@@ -149,12 +174,13 @@ def organized_tournaments(user) -> QuerySet:
 
 
 def scorekept_tournaments(user) -> QuerySet:
-    """Return the tournaments ``user`` organizes or keeps score of (staff or not: the admin's scope)."""
+    """Return the tournaments ``user`` organizes, directs or keeps score of (staff or not: the admin's scope)."""
     user = _user(user)
     if user is None:
         return Tournament.objects.none()
     return Tournament.objects.filter(
         Q(pk__in=Tournament.organizers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+        | Q(pk__in=Tournament.directors.through.objects.filter(user_id=user.pk).values("tournament_id"))
         | Q(pk__in=Tournament.scorekeepers.through.objects.filter(user_id=user.pk).values("tournament_id")))
 
 

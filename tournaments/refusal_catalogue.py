@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"scoring": "engine", "tournaments": "service", "web": "workspace", "api": "api"}
 #: A refusal class and its HTTP status (tournaments/services/errors.py, services/rounds.py).
 CLASSES = {"ServiceError": 400, "Conflict": 409, "IdempotencyKeyMismatch": 422, "PairingImpossible": 400,
-           "InvalidFields": 400, "DrawError": 400, "StageError": 400}
+           "InvalidFields": 400, "DrawError": 400, "StageError": 400, "Forbidden": 403, "TooMany": 429}
 #: Refusal classes whose params are their second argument (the pure draw's ``DrawError(code, params)``, the
 #: stages' ``StageError(code, params)``).
 PARAMS_SECOND = {"DrawError", "StageError"}

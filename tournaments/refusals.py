@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import vocabulary
 from tournaments.refusals_stages import STAGE_SENTENCES
+from tournaments.refusals_confirmation import CONFIRMATION_CATALOGUE, CONFIRMATION_SENTENCES
 
 #: Each code (or ``(code, reason)``) and its sentence; ``%(name)s`` are the params (and ``ns_name``,
 #: ``ew_name``, ``team``: the sides' team names).
@@ -265,6 +266,7 @@ SENTENCES = {
     "clock_not_started": _("The clock of round %(round)s has not started."),
     "round_time_over": _("The time of round %(round)s ended at %(ended)s: no new game can start."),
     "team_exists": _("%(club)s has a team called %(name)s already."),
+    **CONFIRMATION_SENTENCES,
     # -- a tournament's settings (Tournament.clean, through InvalidFields) ----------------------------------
     "unknown_variant": _("Unknown variant %(variant)s; one of %(known)s."),
     "invalid_tiebreaks": _("Unknown standings measures %(unknown)s; the measures are %(known)s."),
@@ -333,6 +335,7 @@ CATALOGUE = {
         "already_kept_apart", "round_not_last", "clock_started", "clock_not_running", "clock_not_paused",
         "clock_not_started", "round_time_over", "multi_stage", "stage_not_running", "stage_previous_open",
         "stage_closed", "stage_status", "stage_unplayed", "stage_reopen_refused")},
+    **CONFIRMATION_CATALOGUE,
     "idempotency_key_mismatch": ("service", 422),
     **{code: ("service", 400) for code in (
         "pairing_impossible", "too_few_teams", "tournament_over", "late_entry_closed", "same_team", "rematch",

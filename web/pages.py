@@ -223,7 +223,9 @@ def board_of(match: Match) -> dict:
             "target": target, "status_label": vocabulary.MATCH_STATUS.get(board["status"], board["status"]),
             "next_dealer_team": _seat_team(board["next_dealer"], sides) if board["next_dealer"] else "",
             "next_dealer_seat": vocabulary.seat(board["next_dealer"]) if board["next_dealer"] else "",
-            "wins_needed": board["best_of"] // 2 + 1}
+            "wins_needed": board["best_of"] // 2 + 1,
+            # Where the opponents' confirmation stands (shown only where the tournament asks for it).
+            "confirmation": board["result_status"] if match.round.tournament.confirmation == "opponents" else None}
 
 
 def team_page(tournament: Tournament, team_id: int) -> dict:

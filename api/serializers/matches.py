@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from tournaments.models import CORRECTION_REASON_MAX, Game, Match
 from tournaments.selectors.matches import team_summary
+from tournaments.selectors import confirmation
 from tournaments.selectors.seats import match_players
 
 from .refs import RefSerializer, detail_field
@@ -12,6 +13,10 @@ from .variants import (
     SEATS, SIDES, WINNERS, BonusSerializer, HandInputSerializer, PenaltySerializer,
     PlaySerializer, SideIntsSerializer,
 )
+
+
+#: A finished match's result status (docs/confirmation.md).
+RESULT_STATUSES = ["entered", "confirmed", "disputed", "final"]
 
 
 @extend_schema_field(serializers.ChoiceField(choices=WINNERS, allow_null=True))
@@ -176,6 +181,15 @@ class ScoreboardSerializer(MatchStateSerializer):
     best_of = serializers.IntegerField()
     next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
     current_game = serializers.IntegerField(allow_null=True)
+    result_status = serializers.ChoiceField(
+        choices=RESULT_STATUSES, allow_null=True,
+        help_text="Null while the match is scheduled or played; then `final` (a bye, or any finished match when "
+                  "the tournament's `confirmation` is `off`), or where the opponents' confirmation stands: "
+                  "`entered`, `confirmed`, `disputed`, `final` (a director's decision).")
+    result_mark = serializers.ChoiceField(
+        choices=["paper", "auto"], allow_null=True,
+        help_text="How a result was confirmed when not by the opponents: `paper` (by a director), `auto` (after "
+                  "the tournament's `auto_confirm_minutes` without a dispute).")
     updated_at = serializers.DateTimeField()
     games = ScoreboardGameSerializer(many=True)
 
@@ -215,6 +229,9 @@ class MatchListSerializer(MatchPlayersMixin, serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     winner = WinnerField()
     games_won = serializers.SerializerMethodField()
+    result_status = serializers.SerializerMethodField(
+        help_text="Null while the match is scheduled or played, then `entered`, `confirmed`, `disputed` or "
+                  "`final` (see the scoreboard).")
     ns_detail = detail_field(shape=TeamSummarySerializer, build=team_summary,
                              help_text="The first team: id, name and club; null in an individual event.")
     ew_detail = detail_field(shape=TeamSummarySerializer, build=team_summary,
@@ -224,12 +241,16 @@ class MatchListSerializer(MatchPlayersMixin, serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = ["id", "tournament", "tournament_detail", "round", "table", "ns", "ns_detail", "ew", "ew_detail",
-                  "bye", "players", "status", "winner", "games_won", "updated_at"]
+                  "bye", "players", "status", "result_status", "winner", "games_won", "updated_at"]
         read_only_fields = fields
         extra_kwargs = {"updated_at": {"help_text": "When the match last changed (a hand entered, corrected or "
                                                     "deleted, a result, a pairing edit)."},
                         "ns": {"help_text": "The first team's id; null in an individual event (see `players`)."},
                         "ew": {"help_text": "The second team's id; null for a bye and in an individual event."}}
+
+    @extend_schema_field(serializers.ChoiceField(choices=RESULT_STATUSES, allow_null=True))
+    def get_result_status(self, match):
+        return confirmation.status_of(match)
 
     @extend_schema_field(SideIntsSerializer)
     def get_games_won(self, match):

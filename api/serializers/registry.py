@@ -129,20 +129,27 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="User ids of the organizers; the creator is added.",
     )
     scorekeepers = serializers.PrimaryKeyRelatedField(many=True, queryset=User.objects.all(), required=False)
+    directors = serializers.PrimaryKeyRelatedField(
+        many=True, queryset=User.objects.all(), required=False,
+        help_text="User ids of the directors: they settle disputed results and alone change confirmed ones "
+                  "(organizers are directors too).")
     sit_out_fixed = SitOutFixedField(required=False)
     club_detail = detail_field(help_text="The club that holds the tournament: id and name; null for none.")
     organizers_detail = detail_field("organizers", many=True, name_attr="username",
                                      help_text="The organizers: id and name (their user name).")
     scorekeepers_detail = detail_field("scorekeepers", many=True, name_attr="username",
                                        help_text="The scorekeepers: id and name (their user name).")
+    directors_detail = detail_field("directors", many=True, name_attr="username",
+                                    help_text="The directors: id and name (their user name).")
 
     class Meta:
         model = Tournament
         fields = [
             "id", "name", "slug", "club", "club_detail", "variant", "entry", "format", "rounds", "best_of",
             "match_length", "match_games", "minutes", "at_time", "options", "public", "status",
-            "organizers", "organizers_detail", "scorekeepers", "scorekeepers_detail", "tiebreaks", "points_win",
-            "points_draw", "points_bye",
+            "organizers", "organizers_detail", "directors", "directors_detail", "scorekeepers", "scorekeepers_detail",
+            "confirmation", "unconfirmed", "auto_confirm_minutes", "tiebreaks", "points_win", "points_draw",
+            "points_bye",
             "separate_clubs_rounds", "double_round_robin", "sit_out_score", "sit_out_fixed", "withdrawal",
             "club_best_n", "starts_on", "created_at",
         ]

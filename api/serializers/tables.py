@@ -34,9 +34,9 @@ class TableSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Match.Status.choices)
     result_status = serializers.ChoiceField(
         choices=["entered", "confirmed", "disputed", "final"], allow_null=True,
-        help_text="Null while the match is scheduled or being played, `final` once it is finished (a bye "
-                  "included). `entered`, `confirmed` and `disputed` are reserved for the result confirmation "
-                  "to come.")
+        help_text="Null while the match is scheduled or being played; once finished `final` (a bye, or any "
+                  "finished match when the tournament's `confirmation` is `off`), else where the opponents' "
+                  "confirmation stands: `entered`, `confirmed`, `disputed` or `final` (a director's decision).")
     winner = serializers.ChoiceField(choices=WINNERS, allow_null=True)
     games_won = SideIntsSerializer()
     points = SideIntsSerializer(help_text="The match's game points: the sum of its games' totals.")

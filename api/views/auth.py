@@ -169,10 +169,14 @@ class MeSerializer(UserSerializer):
     scorekept_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
     scorekept_tournaments_detail = detail_field("scorekept_tournaments", many=True,
                                                 help_text="The tournaments you keep score of: id and name.")
+    directed_tournaments = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    directed_tournaments_detail = detail_field("directed_tournaments", many=True,
+                                               help_text="The tournaments you direct: id and name.")
 
     class Meta(UserSerializer.Meta):
         fields = [*UserSerializer.Meta.fields, "managed_clubs", "managed_clubs_detail", "organized_tournaments",
-                  "organized_tournaments_detail", "scorekept_tournaments", "scorekept_tournaments_detail"]
+                  "organized_tournaments_detail", "scorekept_tournaments", "scorekept_tournaments_detail",
+                  "directed_tournaments", "directed_tournaments_detail"]
         read_only_fields = fields
 
 

@@ -87,7 +87,7 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
         return match_side_names(match_id=int(pk)) if str(pk or "").isdigit() else None
 
     def get_queryset(self):
-        matches = visible_matches(self.request.user).select_related("round")
+        matches = visible_matches(self.request.user).select_related("round__tournament")
         if self.action == "list":  # a team event's players joined; an individual event's seats: one query a page
             matches = matches.select_related("round__tournament", "ns__club", "ew__club", "ns__player_1",
                                              "ns__player_2", "ew__player_1", "ew__player_2")
@@ -287,7 +287,8 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
         return Response(hand_result(hand))
 
     def destroy(self, request, pk=None):
-        hand_delete_last(hand=self.get_object(), user=request.user)
+        reason = " ".join(request.query_params.get("reason", "").split())[:300]  # a director's, of a locked result
+        hand_delete_last(hand=self.get_object(), user=request.user, reason=reason or None)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(summary="The hand's audit history, oldest first (also for a deleted hand)",

@@ -54,8 +54,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     conflict_methods = ("PUT", "PATCH", "DELETE")
 
     def get_queryset(self):
-        return visible_tournaments(self.request.user).select_related("club").prefetch_related("organizers",
-                                                                                             "scorekeepers")
+        return visible_tournaments(self.request.user).select_related("club").prefetch_related(
+            "organizers", "directors", "scorekeepers")
 
     def get_object(self):
         obj = get_object_or_404(self.filter_queryset(self.get_queryset()), **tournament_lookup(self.kwargs["pk"]))

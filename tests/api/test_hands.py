@@ -353,7 +353,8 @@ def test_match_list_filters(match, anon, tournament):
     assert body["results"][0]["updated_at"]  # added by issue 29 (what changed since)
     assert body["results"][0] | {"id": 0, "updated_at": None} == {
         "id": 0, "tournament": tournament.pk, "round": 1, "table": 1, "ns": match.ns_id, "ew": match.ew_id,
-        "status": "scheduled", "winner": None, "games_won": {"ns": 0, "ew": 0}, "updated_at": None,
+        "status": "scheduled", "result_status": None, "winner": None, "games_won": {"ns": 0, "ew": 0},
+        "updated_at": None,
         "bye": False, "players": {side: [{"id": p.pk, "name": p.name} for p in (team.player_1, team.player_2)]
                                   for side, team in (("ns", match.ns), ("ew", match.ew))},  # issue 26
         # Each reference's `_detail` beside its id (issue 29).

@@ -1,6 +1,6 @@
 """Who may see and do what (docs/roles.md), cell by cell, and the two ways of asking agree on every cell.
 
-Roles (anonymous, signed in with no role, the club's manager, organizer, scorekeeper, a volunteer: staff in
+Roles (anonymous, signed in with no role, the club's manager, organizer, director, scorekeeper, a volunteer: staff in
 the Volunteers group with no role, staff, superuser) × a public or private tournament × the object asked
 about (the tournament, its round, match and hand, the club it is held in) × the action (see, keep score,
 organize). Each cell is answered by the ORM path (``visible_*``, ``can_keep_score``, ``is_organizer``,
@@ -26,16 +26,19 @@ from tournaments.services import games
 from tournaments.services.games import game_start, match_lock
 from tournaments.services.hands import hand_enter
 
-ROLES = ["anonymous", "signed_in", "club_manager", "organizer", "scorekeeper", "volunteer", "staff", "superuser"]
+ROLES = ["anonymous", "signed_in", "club_manager", "organizer", "director", "scorekeeper", "volunteer", "staff",
+         "superuser"]
 KINDS = ["tournament", "round", "match", "hand", "club"]
-ACTIONS = ["see", "keep_score", "organize"]
+ACTIONS = ["see", "keep_score", "organize", "direct"]
 
 #: docs/roles.md: who sees a private tournament and everything in it (a public one: everybody).
-SEES_PRIVATE = {"organizer", "scorekeeper", "staff", "superuser"}
+SEES_PRIVATE = {"organizer", "director", "scorekeeper", "staff", "superuser"}
 #: "start a game, enter hands, correct a hand, delete the last hand": its own (organizer, scorekeeper), staff all.
-KEEPS_SCORE = {"organizer", "scorekeeper", "staff", "superuser"}
+KEEPS_SCORE = {"organizer", "director", "scorekeeper", "staff", "superuser"}
 #: "change or delete a tournament; name its organizers and scorekeepers; pair; enter teams": its own, staff all.
 ORGANIZES = {"organizer", "staff", "superuser"}
+#: "settle a disputed result, confirm one on paper, change a confirmed or final result": organizers and directors.
+DIRECTS = {"organizer", "director", "staff", "superuser"}
 #: "change or delete a club; register players; form teams": its club's managers, staff all.
 MANAGES_CLUB = {"club_manager", "staff", "superuser"}
 
@@ -43,10 +46,10 @@ MANAGES_CLUB = {"club_manager", "staff", "superuser"}
 def expected(role: str, public: bool, kind: str, action: str) -> bool | None:
     """The answer docs/roles.md gives (None: the question does not apply, keeping score of a club)."""
     if kind == "club":
-        return {"see": True, "keep_score": None, "organize": role in MANAGES_CLUB}[action]
+        return {"see": True, "keep_score": None, "organize": role in MANAGES_CLUB, "direct": None}[action]
     if action == "see":
         return public or role in SEES_PRIVATE
-    return role in (KEEPS_SCORE if action == "keep_score" else ORGANIZES)
+    return role in {"keep_score": KEEPS_SCORE, "organize": ORGANIZES, "direct": DIRECTS}[action]
 
 
 def make_user(role: str, world: dict):
@@ -62,6 +65,8 @@ def make_user(role: str, world: dict):
         world["tournament"].organizers.add(user)
     elif role == "scorekeeper":
         world["tournament"].scorekeepers.add(user)
+    elif role == "director":
+        world["tournament"].directors.add(user)
     return user
 
 
@@ -82,13 +87,15 @@ def orm_answer(user, world: dict, kind: str, action: str) -> bool | None:
     obj, tournament_id = world[kind], world["tournament"].pk
     if kind == "club":
         return {"see": type(obj).objects.filter(pk=obj.pk).exists(), "keep_score": None,
-                "organize": access.is_club_manager(user, obj.pk)}[action]
+                "organize": access.is_club_manager(user, obj.pk), "direct": None}[action]
     if action == "see":
         visible = {"tournament": access.visible_tournaments, "round": access.visible_rounds,
                    "match": access.visible_matches, "hand": access.visible_hands}[kind](user)
         return visible.filter(pk=obj.pk).exists()
     if action == "keep_score":
         return access.can_keep_score(user, tournament_id)
+    if action == "direct":
+        return access.is_director(user, tournament_id)
     return access.is_organizer(user, tournament_id)
 
 
@@ -103,7 +110,7 @@ UP = {"tournament": "", "round": "JOIN {round} r ON r.id = o.id JOIN {tournament
 def sql_answer(user, world: dict, kind: str, action: str) -> bool | None:
     """The cell asked through ``keeps_score_sql``, run directly from the object up to its tournament (None: the
     SQL path does not answer this question: clubs, organizing)."""
-    if kind == "club" or action == "organize":
+    if kind == "club" or action in ("organize", "direct"):
         return None
     tables = {name: connection.ops.quote_name(model._meta.db_table) for name, model in
               (("tournament", Tournament), ("round", world["round"]._meta.model), ("match", Match),
@@ -140,7 +147,7 @@ def test_every_cell_as_docs_roles_says_by_the_orm_and_by_the_sql(role, public):
         for action in ACTIONS:
             want = expected(role, public, kind, action)
             answers = {"orm": orm_answer(user, world, kind, action), "sql": sql_answer(user, world, kind, action)}
-            if kind in ("match", "hand") and action != "organize":  # a hand is locked through its match
+            if kind in ("match", "hand") and action not in ("organize", "direct"):  # a hand is locked through its match
                 answers["lock"] = lock_answer(user, world["match"].pk, action)
             for path, answer in answers.items():
                 if answer is not None and answer != want:
@@ -188,7 +195,7 @@ def test_no_module_but_access_names_a_role_table():
                 if name.endswith(".py") and path != os.path.join(root, "tournaments", "access.py"):
                     text = open(path, encoding="utf-8").read()
                     if any(word in text for word in ("organizers.through", "scorekeepers.through",
-                                                     "managers.through")):
+                                                     "directors.through", "managers.through")):
                         found.append(os.path.relpath(path, root))
     assert not found, found
 

@@ -117,10 +117,12 @@ def test_stale_standings_are_recomputed_and_fresh_ones_left_to_their_task(django
     assert StandingsChange.objects.filter(tournament_id=other.pk).exists()  # not stale: left alone
 
 
-def test_a_sweep_with_nothing_to_do_costs_five_queries(django_assert_num_queries):
-    # two expiries, the requeue look-up, the stale standings, the rounds whose clock is over
-    with django_assert_num_queries(5):
-        assert sweep.sweep_run() == {"tasks_failed": 0, "tasks_requeued": 0, "standings": [], "clocks": 0}
+def test_a_sweep_with_nothing_to_do_costs_six_queries(django_assert_num_queries):
+    # two expiries, the requeue look-up, the stale standings, the rounds whose clock is over, the results waiting
+    # for an automatic confirmation
+    with django_assert_num_queries(6):
+        assert sweep.sweep_run() == {"tasks_failed": 0, "tasks_requeued": 0, "standings": [], "clocks": 0,
+                                     "results_confirmed": 0}
 
 
 def test_the_sweep_finishes_the_timed_matches_of_a_round_whose_clock_is_over():

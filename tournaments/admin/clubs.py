@@ -93,7 +93,7 @@ def _people_picker(request) -> bool:
     """Tell whether this is an organizer's autocomplete of a tournament's organizers or scorekeepers."""
     return (request.path.endswith("/autocomplete/") and request.GET.get("app_label") == "tournaments"
             and request.GET.get("model_name") == "tournament"
-            and request.GET.get("field_name") in ("organizers", "scorekeepers")
+            and request.GET.get("field_name") in ("organizers", "directors", "scorekeepers")
             and access.signs_in_to_admin(request.user)
             and (access.is_unscoped(request.user) or access.organized_tournaments(request.user).exists()
                  or access.managed_clubs(request.user).exists()))

@@ -104,7 +104,8 @@ class TournamentAdmin(ScopedAdmin):
     list_filter = ("variant", "entry", "format", "status", "public", ("club", RELATED_ONLY))
     search_fields = ("name", "slug", "club__name")
     prepopulated_fields = {"slug": ("name",)}
-    autocomplete_fields = ("organizers", "scorekeepers")  # searched among the active users, not a list of all
+    # Searched among the active users, not a list of all.
+    autocomplete_fields = ("organizers", "directors", "scorekeepers")
     inlines = [EntryInline, StageInline, RoundInline]
     date_hierarchy = "starts_on"
     fieldsets = (
@@ -114,7 +115,9 @@ class TournamentAdmin(ScopedAdmin):
                              "fields": ("match_length", "match_games", "minutes", "at_time")}),
         (_("Individual events"), {"classes": ("collapse",),
                                   "fields": ("sit_out_score", "sit_out_fixed", "withdrawal", "club_best_n")}),
-        (_("People"), {"fields": ("organizers", "scorekeepers")}),
+        (_("People"), {"fields": ("organizers", "directors", "scorekeepers")}),
+        (_("Confirmation of results"), {"classes": ("collapse",),
+                                        "fields": ("confirmation", "unconfirmed", "auto_confirm_minutes")}),
         (_("Standings and pairing"), {"classes": ("collapse",),
                                       "fields": ("tiebreaks", "points_win", "points_draw", "points_bye",
                                                  "separate_clubs_rounds", "double_round_robin")}),

@@ -286,7 +286,7 @@ def default_variant() -> str:
 
 #: A tournament's settings with a default that a form posted without them (an older page, a script) keeps: the
 #: tournament's own, or the default of a new one (issue 26 added them; every page shows them).
-KEPT_WHEN_LEFT_OUT = ("entry", "match_length", "at_time", "sit_out_score", "withdrawal")
+KEPT_WHEN_LEFT_OUT = ("entry", "match_length", "at_time", "sit_out_score", "withdrawal", "confirmation", "unconfirmed")
 
 
 class TournamentAdminForm(forms.ModelForm):

@@ -8,11 +8,12 @@ from .clubs import Club, Player, Team
 from .events import POINTS_MAX, STAGE_ONE_FIELDS, Entry, ForbiddenPair, KeptApart, Stage, StageEntrant, Tournament
 from .play import (CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundDraw, RoundSeat,
                    RoundSlot)
+from .confirmation import PersonalCode, ResultEvent
 from .records import Standing, StandingsChange, StandingsSnapshot, TaskRecord
 
 __all__ = [
     "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES", "STAGE_ONE_FIELDS",
-    "Club", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "Player", "Round", "RoundDraw",
-    "RoundSeat", "RoundSlot", "Stage", "StageEntrant", "Standing",
+    "Club", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "PersonalCode", "Player", "ResultEvent",
+    "Round", "RoundDraw", "RoundSeat", "RoundSlot", "Stage", "StageEntrant", "Standing",
     "StandingsChange", "StandingsSnapshot", "TaskRecord", "Team", "Tournament",
 ]

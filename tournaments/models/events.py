@@ -56,6 +56,14 @@ class Tournament(models.Model):
         RESERVE = "reserve", "A reserve takes the seat"
         SIT_OUT = "sit_out", "The partners sit out"
 
+    class Confirmation(models.TextChoices):
+        OFF = "off", "Off: a finished match is final"
+        OPPONENTS = "opponents", "By the opponents"
+
+    class Unconfirmed(models.TextChoices):
+        COUNT = "count", "Count them in the standings (marked)"
+        WAIT = "wait", "Wait for their confirmation"
+
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         RUNNING = "running", "Running"
@@ -102,6 +110,19 @@ class Tournament(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organized_tournaments")
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scorekept_tournaments")
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments",
+                                       help_text="Settle disputed results and change confirmed ones (organizers "
+                                                 "are directors too).")
+    # Results confirmed by the opponents (docs/confirmation.md).
+    confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default=Confirmation.OFF,
+                                    help_text="Off: a finished match is final. Opponents: someone of the other "
+                                              "side confirms it (or disputes it, and a director settles it).")
+    unconfirmed = models.CharField(max_length=6, choices=Unconfirmed.choices, default=Unconfirmed.COUNT,
+                                   help_text="Results not yet confirmed: counted in the standings (marked), or "
+                                             "waited for (then the next round is not paired before them).")
+    auto_confirm_minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(1440)],
+        help_text="Confirm a result automatically after this many minutes without a dispute (empty: never).")
     # Standings and pairing settings.
     tiebreaks = models.JSONField(
         default=list, blank=True,

@@ -82,6 +82,13 @@ class Match(models.Model):
         EW = "ew", "EW"
         DRAW = "draw", "Draw"
 
+    class ResultStatus(models.TextChoices):
+        NONE = "", "Not finished"
+        ENTERED = "entered", "Entered"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+        FINAL = "final", "Final"
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField()
     # Team events: the two teams (``ew`` empty for a bye). Individual events: both empty, the players are the
@@ -105,6 +112,22 @@ class Match(models.Model):
     explanation = models.CharField(max_length=300, blank=True,
                                    help_text="Why the pairing chose this match, in English: pairings made before "
                                              "their reasons were kept as codes (``why``).")
+    # The confirmation of the result (Tournament.confirmation "opponents"; tournaments.services.confirmation):
+    # its status, how it got there (a director "paper", "auto"matic), who entered it (their side when known, the
+    # account, the phone) and since when it is in this status, with the dispute's or the director's reason.
+    result_status = models.CharField(max_length=10, choices=ResultStatus.choices, blank=True, default="")
+    result_mark = models.CharField(max_length=8, blank=True, default="",
+                                   help_text="How the result was confirmed: paper (by a director), auto (after "
+                                             "the event's minutes without a dispute).")
+    result_side = models.CharField(max_length=2, blank=True, default="",
+                                   help_text="The side that entered the result; empty: neutral or unknown.")
+    result_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+", help_text="The account that entered the result.")
+    result_device = models.CharField(max_length=40, blank=True, default="",
+                                     help_text="The phone that entered the result (its id).")
+    result_at = models.DateTimeField(null=True, blank=True, help_text="Since when the result has its status.")
+    result_reason = models.CharField(max_length=300, blank=True, default="",
+                                     help_text="The dispute's reason, or the director's.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -7,6 +7,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from tournaments.models import Game, Hand, Match
+from tournaments.selectors import confirmation
 from tournaments.selectors.seats import match_players
 from tournaments.services.hand_data import hand_input_dict
 
@@ -114,6 +115,8 @@ def scoreboard_of(match: Match) -> dict:
         "players": match_players(match),
         "best_of": tournament.effective_best_of,
         **_match_summary(match, current),
+        "result_status": confirmation.status_of(match, tournament),
+        "result_mark": (match.result_mark or None) if confirmation.status_of(match, tournament) else None,
         "next_multiplier": current.next_multiplier if playing else None,
         "current_game": current.number if playing else None,
         # In the configured zone with its offset, as DRF renders every other time of the API (docs/api.md).

@@ -10,9 +10,10 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from tournaments.models import Game, Match, Round, Tournament
+from tournaments.selectors import confirmation
 from tournaments.selectors.seats import players_of_matches
 
-_JOINS = ("round", "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
+_JOINS = ("round__tournament", "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
 
 
 def _matches():
@@ -32,9 +33,9 @@ def _players(team) -> list[dict]:
 
 
 def result_status(match: Match) -> str | None:
-    """Return the contract's ``result_status`` while confirmation is off: null until the match is finished
-    (or a bye), then ``final``."""
-    return "final" if match.status == Match.Status.FINISHED else None
+    """Return the contract's ``result_status``: null until the match is finished, then ``final`` (a bye, confirmation
+    off) or where its confirmation stands: ``entered``, ``confirmed``, ``disputed``, ``final``."""
+    return confirmation.status_of(match)
 
 
 def table_row(match: Match, players: dict | None = None) -> dict:

@@ -109,6 +109,7 @@ def round_time_up(*, round_id: int) -> int:
 
     Safe to run twice and early (a clock extended since: nothing to do).
     """
+    from tournaments.services import confirmation
     from tournaments.services.games import match_lock, match_refresh_result
     from tournaments.services.results import match_result_changed
 
@@ -124,5 +125,6 @@ def round_time_up(*, round_id: int) -> int:
             match_refresh_result(match)
             if match.status != before:
                 finished += 1
+                confirmation.result_moved(match)  # entered, for the opponents to confirm (when they confirm)
                 match_result_changed(match=match)
     return finished

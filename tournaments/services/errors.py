@@ -32,6 +32,19 @@ class Conflict(ServiceError):
     status = 409
 
 
+class Forbidden(ServiceError):
+    """A request this person may not make (HTTP 403): a confirmation of their own result, of another table's, with
+    a wrong code."""
+
+    status = 403
+
+
+class TooMany(ServiceError):
+    """Too many tries in too short a time (HTTP 429): wrong personal codes."""
+
+    status = 429
+
+
 class IdempotencyKeyMismatch(ServiceError):
     """An Idempotency-Key already stored with another request (HTTP 422, as the IETF Idempotency-Key draft
     answers): not a retry, so neither replayed nor stored. Its code is ``idempotency_key_mismatch``."""

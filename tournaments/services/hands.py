@@ -23,6 +23,7 @@ from django.db.models.signals import post_save
 from django.utils import timezone
 
 from tournaments.models import Game, Hand, Match, Tournament
+from tournaments.services import confirmation
 from tournaments.selectors.clock import time_over
 from tournaments.services.errors import Conflict, IdempotencyKeyMismatch
 from tournaments.services.games import (
@@ -53,9 +54,10 @@ from tournaments.services.rows import insert_with_history, update
 from tournaments.services.stages import stage_open
 
 
-def _result_changed(match: Match) -> None:
+def _result_changed(match: Match, user=None, reason: str = "") -> None:
     from tournaments.services.results import match_result_changed
 
+    confirmation.result_moved(match, user, reason=reason)
     match_result_changed(match=match)
 
 
@@ -314,6 +316,7 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     match, games, played = match_lock_with_games(pk, viewer)
     if authorize is not None:
         authorize(match)
+    confirmation.change_check(match, user, finishing=False)  # a finished match takes no hand anyway
     entered = scoring.Hand.from_dict(data)  # shape errors before anything is created
     if games is None:  # not read with the lock (SQLite), or changed while it waited: read now
         games, played = match_games(match)
@@ -337,7 +340,7 @@ def _hand_enter(pk, data, user, idempotency_key, number, game_number, viewer, au
     if stopped:  # rare: written apart, so the hand's one statement keeps within psycopg's statement cache
         update(game, ("ended_by_clock",))
     match_result_saved(match, moved)
-    _result_changed(match)
+    _result_changed(match, user)
     return hand, True
 
 
@@ -388,6 +391,7 @@ def hand_correct(*, hand: Hand, data: Mapping, user=None, reason: str | None = N
     is kept in the hand's history record ("corrected: <reason>"). Refused in a closed stage (``stage_closed``)."""
     match = match_lock(hand.game.match_id)
     stage_open(match.round)
+    confirmation.change_check(match, user, reason=reason)
     game = Game.objects.get(pk=hand.game_id)
     rows = list(game.hands.order_by("number"))
     index = next(i for i, row in enumerate(rows) if row.pk == hand.pk)
@@ -411,16 +415,18 @@ def hand_correct(*, hand: Hand, data: Mapping, user=None, reason: str | None = N
                 _save_hand(row, user, f"re-scored after the correction of hand {rows[index].number}", changed)
     _store_game(game, folded)
     match_refresh_result(match)
-    _result_changed(match)
+    _result_changed(match, user, reason=reason or "")
     return rows[index]
 
 
 @transaction.atomic
-def hand_delete_last(*, hand: Hand, user=None) -> None:
+def hand_delete_last(*, hand: Hand, user=None, reason: str | None = None) -> None:
     """Delete the last hand of a game (and an empty game after it), re-opening the game and match. Refused in a
-    closed stage (``stage_closed``)."""
+    closed stage (``stage_closed``); ``reason``: a director's, asked when the result is confirmed, disputed or
+    final (``confirmation.change_check``)."""
     match = match_lock(hand.game.match_id)
     stage_open(match.round)
+    confirmation.change_check(match, user, reason=reason)
     game = Game.objects.get(pk=hand.game_id)
     last = game.hands.order_by("-number").first()
     if last is None or last.pk != hand.pk:
@@ -436,4 +442,4 @@ def hand_delete_last(*, hand: Hand, user=None) -> None:
     rows = list(game.hands.order_by("number"))
     _store_game(game, _fold(game, engine_hands(rows)))
     match_refresh_result(match)
-    _result_changed(match)
+    _result_changed(match, user, reason=reason or "")

@@ -11,6 +11,7 @@ from django.db import transaction
 from tournaments.models import Match, Round, Stage, Tournament
 from tournaments.pairing import knockout
 from tournaments.pairing.types import reasons_kept
+from tournaments.selectors import confirmation
 
 
 def tournament_locked(tournament: Tournament) -> Tournament:
@@ -49,7 +50,8 @@ def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | Non
     table, _ = knockout.next_slot(match.table)
     up, down = knockout.feeders(table)
     feeders = {m.table: m for m in rnd.matches.filter(table__in=(up, down))}
-    winners = {t: _winner(m) for t, m in feeders.items() if m.status == Match.Status.FINISHED}
+    # A result waiting for the opponents' confirmation (when the event waits for it) sends nobody on yet.
+    winners = {t: _winner(m) for t, m in feeders.items() if confirmation.counts(m, tournament)}
     if winners.get(up) is None or winners.get(down) is None:
         return None
     nxt, _ = Round.objects.get_or_create(tournament=tournament, stage_id=rnd.stage_id, number=rnd.number + 1)

@@ -6,8 +6,13 @@ from __future__ import annotations
 from tournaments.models import Match
 from tournaments.ranking import MatchRecord, PointsSettings
 
-MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, " \
-                 "m.points_ns, m.points_ew"
+# A result waiting for the opponents' confirmation reads as unfinished when the tournament waits for it
+# (``confirmation.waits``): its status column is then 'unconfirmed', and the result counts once confirmed. The
+# query that reads these columns joins the match's tournament as ``t``.
+MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, " \
+                "CASE WHEN m.result_status IN ('entered', 'disputed') AND t.confirmation = 'opponents' " \
+                "AND t.unconfirmed = 'wait' THEN 'unconfirmed' ELSE m.status END, " \
+                "m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew"
 
 FINISHED = Match.Status.FINISHED.value
 

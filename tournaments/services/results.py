@@ -10,6 +10,7 @@ from __future__ import annotations
 from tournaments import commit_cache
 from tournaments.live import publish_match_changed
 from tournaments.models import Match, Stage, Tournament
+from tournaments.selectors import confirmation
 from tournaments.services.knockout import knockout_advance
 from tournaments.services import standings
 
@@ -23,8 +24,9 @@ def match_result_changed(*, match: Match) -> None:
         lambda replies: standings.standings_recompute_schedule(
             tournament.pk, added=replies if isinstance(replies, Exception) else replies[0]))
     publish_match_changed(match.pk, tournament.pk)
-    if match.status == Match.Status.FINISHED and match.winner in (Match.Winner.NS, Match.Winner.EW) and (
-            _stage_format(match) == Stage.Format.KNOCKOUT):
+    # With results waiting for confirmation, a knockout's winner goes on once confirmed or final.
+    if (match.status == Match.Status.FINISHED and match.winner in (Match.Winner.NS, Match.Winner.EW)
+            and _stage_format(match) == Stage.Format.KNOCKOUT and confirmation.counts(match, tournament)):
         knockout_advance(match=match)
 
 

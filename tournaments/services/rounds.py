@@ -34,6 +34,7 @@ from tournaments.ranking import compute_standings
 from tournaments import queue
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.games import match_result_apply
+from tournaments.selectors import confirmation
 from tournaments.services.knockout import knockout_advance_locked, knockout_tables, tournament_locked
 from tournaments.services.results import match_result_changed
 from tournaments.services.stages import (
@@ -81,7 +82,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
             if number != next_number:
                 raise Conflict("round_number", "number", {"next": next_number, "asked": number})
         if not force:
-            _refuse_unfinished(last)
+            _refuse_unfinished(last, tournament)
         report({"stage": "loading", "round": next_number})
         if tournament.is_individual:
             from tournaments.services.draws import round_draw_locked
@@ -283,16 +284,21 @@ def _round_pair_refusals(tournament: Tournament, *, force: bool) -> None:
         # What the worker refuses anyway (a first round, or a Swiss round, needs two active teams): said at once.
         raise ServiceError("too_few_teams")
     if not force:
-        _refuse_unfinished(last)
+        _refuse_unfinished(last, tournament)
 
 
-def _refuse_unfinished(last: Round | None) -> None:
-    """Refuse (``Conflict``) to pair after a round that still has unfinished matches."""
+def _refuse_unfinished(last: Round | None, tournament: Tournament) -> None:
+    """Refuse (``Conflict``) to pair after a round that still has unfinished matches, or, when the tournament waits
+    for its results' confirmation, results entered or disputed (``results_unconfirmed``)."""
     if last is None:
         return
     unfinished = last.matches.exclude(status=Match.Status.FINISHED).count()
     if unfinished:
         raise Conflict("round_unfinished", None, {"reason": "unfinished", "round": last.number, "count": unfinished})
+    if confirmation.waits(tournament):
+        count = last.matches.filter(result_status__in=confirmation.WAITING).count()
+        if count:
+            raise Conflict("results_unconfirmed", None, {"round": last.number, "count": count})
 
 
 def entry_add_late(*, tournament: Tournament, team: Team, seed: int | None = None, user=None) -> Entry:

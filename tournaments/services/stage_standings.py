@@ -104,7 +104,8 @@ def _team_matches(stage: Stage, pts):
         numbers = {n for n, in cursor.fetchall()}
         table = connection.ops.quote_name("table")
         cursor.execute(f"SELECT {MATCH_COLUMNS}, m.{table} FROM tournaments_match m JOIN tournaments_round r "
-                       f"ON r.id = m.round_id WHERE r.stage_id = %s ORDER BY r.number, m.{table}", [stage.pk])
+                       f"ON r.id = m.round_id JOIN tournaments_tournament t ON t.id = r.tournament_id "
+                       f"WHERE r.stage_id = %s ORDER BY r.number, m.{table}", [stage.pk])
         matches = cursor.fetchall()
     return numbers, matches, Records(pts)
 

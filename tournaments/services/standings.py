@@ -71,6 +71,7 @@ from tournaments.ranking import (
 from tournaments.ranking.metrics import DEFAULT_METRICS
 from tournaments.services.match_records import MATCH_COLUMNS as _MATCH_COLUMNS
 from tournaments.services.match_records import Records as _Records
+from tournaments.selectors import confirmation
 
 logger = logging.getLogger(__name__)
 
@@ -151,6 +152,7 @@ ORDER BY e.seed, e.id
 _MATCHES_SQL = f"""
 SELECT {_MATCH_COLUMNS}
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
+JOIN tournaments_tournament t ON t.id = r.tournament_id
 WHERE r.tournament_id = %s
 """
 
@@ -200,7 +202,7 @@ class _Inputs:
     """
 
     generation: str
-    settings: tuple  # (PointsSettings, metric names)
+    settings: tuple  # (PointsSettings, metric names, whether unconfirmed results wait)
     matches: dict[int, tuple]  # match id -> its row (``_MATCH_COLUMNS``)
     records: dict[int, tuple[MatchRecord, ...]]  # match id -> its records
     ctx: Context
@@ -290,6 +292,7 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
     """
     started = time.perf_counter()
     pts, metrics = points_settings(tournament), tournament_metrics(tournament)
+    waiting = confirmation.waits(tournament)  # which results count: a change of it reads everything again
     inputs = _take_kept(tournament.pk)
     with transaction.atomic():
         advisory_lock(tournament.pk, "standings")
@@ -316,11 +319,11 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
             return individual_standings_recompute(tournament, snapshot, pts, list(tournament.tiebreaks or []),
                                                   started, stage=stage)
         incremental = True
-        if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics)
+        if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics, waiting)
                 or not inputs.apply(changed, tournament.pk)):
             teams, matches, records, clubs = _load(tournament, pts)
             ctx = Context.build(teams, (r for recs in records.values() for r in recs), pts)
-            inputs = _Inputs("", (pts, metrics), matches, records, ctx, clubs)
+            inputs = _Inputs("", (pts, metrics, waiting), matches, records, ctx, clubs)
             incremental = False
         rows = rank_standings(inputs.ctx, metrics)
         inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved, stage.pk)

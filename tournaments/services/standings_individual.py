@@ -15,6 +15,7 @@ import uuid
 from django.utils import timezone
 
 from tournaments.live import publish_standings_changed
+from tournaments.selectors import confirmation
 from tournaments.models import Entry, Match, RoundSeat, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import METRICS
 from tournaments.ranking.individual import (
@@ -42,15 +43,17 @@ def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], li
         else:
             seats.setdefault(match_id, {})[seat] = player
     matches = []
+    waiting = confirmation.waits(tournament)
     for m in Match.objects.filter(round__tournament=tournament).values(
             "id", "round__number", "table", "winner", "status", "games_won_ns", "games_won_ew", "points_ns",
-            "points_ew"):
+            "points_ew", "result_status"):
         s = seats.get(m["id"], {})
         if len(s) != 4:
             continue
         matches.append(IndividualMatch(
             match=m["id"], round=m["round__number"], table=m["table"], ns=(s["N"], s["S"]), ew=(s["E"], s["W"]),
-            winner=m["winner"] if m["status"] == Match.Status.FINISHED else "",
+            winner=m["winner"] if m["status"] == Match.Status.FINISHED and not (
+                waiting and m["result_status"] in confirmation.WAITING) else "",
             games_ns=m["games_won_ns"], games_ew=m["games_won_ew"], points_ns=m["points_ns"],
             points_ew=m["points_ew"]))
     fixed = tournament.sit_out_fixed or {}

@@ -15,6 +15,9 @@ Every ``SWEEP_SECONDS`` (5 s by default):
   once only (tournaments/tasks.py claims the record). One still not started after
   ``PENDING_GIVE_UP_SECONDS`` is reported failed (``not_started``): no worker is running.
 
+* **Results confirmed automatically.** A result entered longer ago than its tournament's
+  ``auto_confirm_minutes`` without a dispute is confirmed (``confirmation.results_auto_confirm``).
+
 So every result reaches the standings within ``STANDINGS_STALE_SECONDS + SWEEP_SECONDS`` (plus one
 recompute) once the fault is over, and no pairing blocks a tournament longer than its lease.
 
@@ -41,6 +44,7 @@ from django.utils import timezone
 
 from tournaments import queue
 from tournaments.models import StandingsChange, TaskRecord, Tournament
+from tournaments.services.confirmation import results_auto_confirm
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +167,8 @@ def sweep_run() -> dict:
     """One pass of the sweep; each part on its own, so one failing does not stop the others."""
     report = {}
     for name, part in (("tasks_failed", task_records_expire), ("tasks_requeued", task_records_requeue),
-                       ("standings", standings_sweep), ("clocks", clocks_sweep)):
+                       ("standings", standings_sweep), ("clocks", clocks_sweep),
+                       ("results_confirmed", results_auto_confirm)):
         try:
             report[name] = part()
         except Exception:

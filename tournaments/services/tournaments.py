@@ -19,7 +19,7 @@ from tournaments.services.errors import Conflict, InvalidFields
 FROZEN_ONCE_PAIRED = ("variant", "entry", "format", "best_of", "match_length", "match_games", "options", "rounds",
                       "double_round_robin")
 #: Many-to-many fields, set once the tournament row exists.
-_PEOPLE = ("organizers", "scorekeepers")
+_PEOPLE = ("organizers", "directors", "scorekeepers")
 
 
 def _unique_slug(name: str) -> str:
@@ -117,11 +117,17 @@ def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
                 raise Conflict("tournament_started", changed[0], {"reason": "frozen", "fields": changed})
             if "entry" in changed and Entry.objects.filter(tournament=tournament).exists():
                 raise Conflict("tournament_started", "entry", {"reason": "entries"})
+            counting = [f for f in ("confirmation", "unconfirmed")
+                        if f in fields and fields[f] != getattr(tournament, f)]
             for field, value in fields.items():
                 setattr(tournament, field, value)
             _check(tournament, {"club" if f == "club_id" else f for f in fields})
             tournament.save()
             _set_people(tournament, people)
+            if counting:  # which results count changed: the standings again
+                from tournaments.services.standings import standings_recompute_schedule
+
+                transaction.on_commit(lambda: standings_recompute_schedule(pk))
     except IntegrityError as exc:
         _refuse_duplicate_race(tournament, exc)
     return tournament

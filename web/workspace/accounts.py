@@ -59,7 +59,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
-def _tournament_rows(qs, role: str) -> list[dict]:
+def _tournament_rows(qs, role: str, directed: frozenset = frozenset()) -> list[dict]:
     rows = []
     for t in qs.select_related("club").order_by(STATUS_ORDER, "-starts_on", "-created_at", "name"):
         row = {"tournament": t, "variant": vocabulary.variant_name(t.variant),
@@ -72,6 +72,8 @@ def _tournament_rows(qs, role: str) -> list[dict]:
             row["score_url"] = url_or_none("ws:score", t.slug)
         else:
             row["url"] = url_or_none("ws:score", t.slug) or row["public_url"]
+        if t.confirmation == t.Confirmation.OPPONENTS and (role == "organizer" or t.pk in directed):
+            row["desk_url"] = reverse("ws:desk", args=[t.slug])  # the director's desk (docs/confirmation.md)
         rows.append(row)
     return rows
 
@@ -85,7 +87,8 @@ def home(request):
     clubs = [{"club": c, "url": url_or_none("ws:club", c.pk)} for c in access.managed_clubs(user).order_by("name")]
     return render(request, "web/workspace/accounts/home.html", {
         "organized": _tournament_rows(organized, "organizer"),
-        "scorekept": _tournament_rows(scorekept, "scorekeeper"),
+        "scorekept": _tournament_rows(scorekept, "scorekeeper",
+                                      frozenset(access.directed_tournaments(user).values_list("pk", flat=True))),
         "clubs": clubs,
         "can_create": access.can_create_tournament(user),
         "unscoped": access.is_unscoped(user),

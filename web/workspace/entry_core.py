@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from tournaments import vocabulary
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Match
 from tournaments.query_text import refuse_null_characters
+from tournaments.selectors import confirmation
 from tournaments.services.errors import IdempotencyKeyMismatch, ServiceError
 from tournaments.services.games import game_start
 from tournaments.services.hand_data import hand_form_changes
@@ -52,6 +53,8 @@ class Door:
     user: Any
     key_scope: str
     played_from: datetime | None = None
+    #: The table's code the phone holds (``table``): it binds a confirmation to this match and round.
+    code: str = ""
 
     def url(self, what: str) -> str:
         slug = self.match.round.tournament.slug
@@ -110,6 +113,11 @@ def entry_context(request, door: Door, **extra) -> dict:
     return {"tournament": tournament, "match": match, "state": state, "form": form, "config": config,
             "names": logic.match_names(match), "urls": urls, "door": door.kind,
             "key": uuid.uuid4().hex, "values": {"dealer": state["next_dealer"]}, "errors": {}, "general_errors": [],
+            # The phone that entered the result waits; another phone of the table may confirm it.
+            "own_result": door.kind == "table" and bool(match.result_device)
+            and door.key_scope[1:] == match.result_device,
+            # A phone does not change a confirmed, disputed or final result (a director does, signed in).
+            "locked": door.kind == "table" and state["confirming"] and state["result_status"] in confirmation.LOCKED,
             "words": _words(match, form, door), **extra}
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from tournaments import refusals as refusal_words
 from tournaments import vocabulary
 from tournaments.models import Match
+from tournaments.selectors import confirmation
 from tournaments.selectors.hands import match_entry_state
 from tournaments.selectors.seats import SIDE_SEATS, match_players
 from tournaments.services.errors import ServiceError
@@ -177,6 +178,10 @@ def match_state(match: Match) -> dict:
         "hands": [hand_row(h, match, variant) for h in hands],
         "shown_game": current.number if current is not None else None,
         "game_over_winner": (current.winner or "") if current is not None and not playing else "",
+        # The opponents' confirmation (docs/confirmation.md): shown on the entering phone once the match is over.
+        "confirming": confirmation.confirming(match.round.tournament) and not match.is_bye,
+        "result_status": confirmation.status_of(match),
+        "result_reason": match.result_reason if match.result_status == confirmation.DISPUTED else "",
     }
 
 

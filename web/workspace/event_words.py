@@ -28,6 +28,15 @@ SIT_OUT_CHOICES = [
                           "rounded half up")),
     ("fixed", gettext_lazy("A fixed score, given below")),
 ]
+CONFIRMATION_CHOICES = [
+    ("off", gettext_lazy("Off: a finished match is final")),
+    ("opponents", gettext_lazy("By the opponents: someone of the other side confirms each result on their phone, "
+                               "or disputes it and a director settles it")),
+]
+UNCONFIRMED_CHOICES = [
+    ("count", gettext_lazy("Count them in the standings at once")),
+    ("wait", gettext_lazy("Wait: the standings, the next round and a knockout's next match wait for them")),
+]
 WITHDRAWAL_CHOICES = [
     ("reserve", gettext_lazy("A reserve takes the seat for the rest of the cycle")),
     ("sit_out", gettext_lazy("The table stops for the rest of the cycle: its other three players sit out")),

@@ -27,13 +27,14 @@ SETTINGS = ("name", "club", "variant", "format", "rounds", "best_of", "points_wi
             "separate_clubs_rounds", "double_round_robin", "starts_on", "public")
 #: The settings of the entry kind, the match length and individual events; a choice left out keeps its default.
 EVENT_SETTINGS = ("entry", "match_length", "match_games", "minutes", "at_time", "sit_out_score", "withdrawal",
-                  "club_best_n")
+                  "club_best_n", "confirmation", "unconfirmed", "auto_confirm_minutes")
 #: The fixed score of a sit-out: the form's field of each key of ``Tournament.sit_out_fixed``.
 SIT_OUT_FIELDS = {"match_points": "sit_out_match_points", "games_won": "sit_out_games_won",
                   "points_for": "sit_out_points_for"}
 CHOICE_DEFAULTS = {"entry": Tournament.EntryKind.TEAMS, "match_length": Tournament.MatchLength.BEST_OF,
                    "at_time": Tournament.AtTime.FINISH, "sit_out_score": Tournament.SitOutScore.MEAN,
-                   "withdrawal": Tournament.Withdrawal.SIT_OUT}
+                   "withdrawal": Tournament.Withdrawal.SIT_OUT, "confirmation": Tournament.Confirmation.OFF,
+                   "unconfirmed": Tournament.Unconfirmed.COUNT}
 
 
 def option_field_name(variant_slug: str, option: str) -> str:
@@ -125,6 +126,14 @@ class TournamentForm(forms.Form):
                                      help_text=_("Clubs ranked by the mean of their N best players' results; empty: "
                                                  "every player of the club counts (matches won over matches "
                                                  "played). Players without a club are left out."))
+    # -- results confirmed by the opponents (docs/confirmation.md) ------------------------------------------------
+    confirmation = forms.ChoiceField(label=_("Confirmation of results"), choices=event_words.CONFIRMATION_CHOICES,
+                                     required=False, widget=forms.RadioSelect)
+    unconfirmed = forms.ChoiceField(label=_("Results not yet confirmed"), choices=event_words.UNCONFIRMED_CHOICES,
+                                    required=False, widget=forms.RadioSelect)
+    auto_confirm_minutes = forms.IntegerField(
+        label=_("Confirm automatically after (minutes)"), min_value=1, max_value=1440, required=False,
+        help_text=_("A result nobody disputed is confirmed after this many minutes; empty: never."))
     tiebreaks = forms.MultipleChoiceField(
         label=_("Standings order"), required=False, choices=[(m, vocabulary.METRIC_LABELS[m][1]) for m in METRICS],
         help_text=_("The ticked measures rank the teams, the first one first; none ticked: the default order."))
@@ -288,6 +297,7 @@ class TournamentForm(forms.Form):
 
 
 ROLE_CHOICES = [("scorekeeper", _("Scorekeeper: enters the results of the matches")),
+                ("director", _("Director: settles disputed results and changes confirmed ones")),
                 ("organizer", _("Co-organizer: runs the tournament with you"))]
 
 

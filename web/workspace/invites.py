@@ -27,9 +27,9 @@ from tournaments.services.tournaments import tournament_update
 log = logging.getLogger(__name__)
 
 SALT = "web.workspace.invite"
-ROLES = ("scorekeeper", "organizer")
+ROLES = ("scorekeeper", "director", "organizer")
 #: The tournament's many-to-many field each role is kept in.
-ROLE_FIELDS = {"scorekeeper": "scorekeepers", "organizer": "organizers"}
+ROLE_FIELDS = {"scorekeeper": "scorekeepers", "director": "directors", "organizer": "organizers"}
 
 
 class InviteInvalid(Exception):
@@ -103,6 +103,8 @@ def send_invite(*, invite_link: str, tournament: Tournament, role: str, inviter,
     who = inviter.get_full_name() or inviter.get_username()
     if role == "organizer":
         subject = _("%(who)s invites you to organize %(tournament)s") % {"who": who, "tournament": tournament.name}
+    elif role == "director":
+        subject = _("%(who)s invites you to direct %(tournament)s") % {"who": who, "tournament": tournament.name}
     else:
         subject = _("%(who)s invites you to keep score at %(tournament)s") % {"who": who,
                                                                             "tournament": tournament.name}

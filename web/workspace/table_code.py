@@ -27,8 +27,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments import access
 from tournaments.models import Match, Tournament
+from tournaments.services import confirmation
 
 from . import entry_core as core
+from .confirm import confirm_page
 from .entry_logic import match_names
 
 DEVICE_COOKIE, TABLES_COOKIE = "ws_device", "ws_tables"
@@ -229,7 +231,7 @@ def _door(request, slug, match_id) -> core.Door:
                       "on the phone."), wait)
     accepted = datetime.fromtimestamp(grant["at"], tz=dt_timezone.utc)
     return core.Door(kind="table", match=match, user=None, key_scope=f"t{device}",
-                     played_from=max(accepted, match.round.created_at))
+                     played_from=max(accepted, match.round.created_at), code=grant["c"])
 
 
 def _page_refused(request, slug, exc: CodeRefused):
@@ -248,13 +250,19 @@ def _json_refused(exc: CodeRefused) -> JsonResponse:
     return response
 
 
+def _acting(request, door: core.Door):
+    """The result services hear which phone and address the request came from (their steps record them)."""
+    return confirmation.acting(device=door.key_scope[1:], address=request.META.get("REMOTE_ADDR"))
+
+
 def _page(view):
     def wrapper(request, slug, match_id):
         try:
             door = _door(request, slug, match_id)
         except CodeRefused as exc:
             return _page_refused(request, slug, exc)
-        return view(request, door)
+        with _acting(request, door):
+            return view(request, door)
     wrapper.__doc__ = view.__doc__
     return wrapper
 
@@ -265,7 +273,8 @@ def _json(view):
             door = _door(request, slug, match_id)
         except CodeRefused as exc:
             return _json_refused(exc)
-        return view(request, door)
+        with _acting(request, door):
+            return view(request, door)
     wrapper.__doc__ = view.__doc__
     return wrapper
 
@@ -277,3 +286,4 @@ table_hand = require_POST(_json(core.hand_json))
 table_correct = require_http_methods(["GET", "POST"])(_page(core.correct_page))
 table_delete = require_POST(_page(core.delete_post))
 table_game = require_POST(_page(core.game_post))
+table_confirm = require_http_methods(["GET", "POST"])(_page(confirm_page))

@@ -3,7 +3,7 @@ and the same entry page reached by a table's code, without an account (``table_c
 
 from django.urls import path
 
-from . import entry, table_code
+from . import desk, entry, table_code
 
 urlpatterns = [
     path("sw.js", entry.service_worker, name="entry-sw"),
@@ -23,4 +23,9 @@ urlpatterns = [
     path("t/<slug:slug>/table/<int:match_id>/correct/", table_code.table_correct, name="table-correct"),
     path("t/<slug:slug>/table/<int:match_id>/delete/", table_code.table_delete, name="table-delete"),
     path("t/<slug:slug>/table/<int:match_id>/game/", table_code.table_game, name="table-game"),
+    path("t/<slug:slug>/table/<int:match_id>/confirm/", table_code.table_confirm, name="table-confirm"),
+    path("t/<slug:slug>/desk/", desk.desk, name="desk"),
+    path("t/<slug:slug>/desk/rows/", desk.desk_rows, name="desk-rows"),
+    path("t/<slug:slug>/desk/<int:match_id>/decide/", desk.desk_decide, name="desk-decide"),
+    path("t/<slug:slug>/desk/codes/", desk.desk_codes, name="desk-codes"),
 ]

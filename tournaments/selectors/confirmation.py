@@ -1,0 +1,69 @@
+"""What a result's confirmation says (docs/confirmation.md): its status as the API gives it, whether it counts.
+
+The services that count results (the standings, a knockout's next round, the pairing) read these rules, and
+``tournaments.services.confirmation`` writes the statuses.
+"""
+
+from __future__ import annotations
+
+from tournaments.models import Match, Tournament
+
+ENTERED, CONFIRMED, DISPUTED, FINAL = (Match.ResultStatus.ENTERED.value, Match.ResultStatus.CONFIRMED.value,
+                                       Match.ResultStatus.DISPUTED.value, Match.ResultStatus.FINAL.value)
+#: The statuses only a director changes.
+LOCKED = (CONFIRMED, DISPUTED, FINAL)
+#: The statuses a tournament that waits for confirmation does not count yet.
+WAITING = (ENTERED, DISPUTED)
+
+
+def confirming(tournament: Tournament) -> bool:
+    """Tell whether the tournament's results wait for the opponents' confirmation."""
+    return tournament.confirmation == Tournament.Confirmation.OPPONENTS
+
+
+def waits(tournament: Tournament) -> bool:
+    """Tell whether the tournament counts only confirmed and final results (standings, pairing, knockout)."""
+    return confirming(tournament) and tournament.unconfirmed == Tournament.Unconfirmed.WAIT
+
+
+def status_of(match: Match, tournament: Tournament | None = None) -> str | None:
+    """The contract's ``result_status``: null until the match is finished, then its confirmation's status;
+    ``final`` for a bye, when confirmation is off, and for a result finished before it was turned on."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    tournament = tournament or match.round.tournament
+    if match.is_bye or not confirming(tournament):
+        return FINAL
+    return match.result_status or FINAL
+
+
+def counts(match: Match, tournament: Tournament | None = None) -> bool:
+    """Tell whether a finished match's result counts now (standings, a knockout's next round)."""
+    tournament = tournament or match.round.tournament
+    return match.status == Match.Status.FINISHED and not (waits(tournament) and match.result_status in WAITING)
+
+
+def desk_matches(tournament: Tournament, now=None) -> list[dict]:
+    """The director's desk: the tournament's results that wait (``entered``) or are ``disputed``, the disputes
+    first, the longest waiting first, each with its sides named and how long it has waited; three queries."""
+    from django.utils import timezone
+
+    from tournaments.selectors.seats import players_of_matches
+
+    now = now or timezone.now()
+    matches = list(Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED,
+                                        result_status__in=WAITING)
+                   .select_related("round", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
+                   .order_by("result_at", "round__number", "table"))
+    players = players_of_matches(matches)
+    rows = []
+    for m in matches:
+        sides = {side: (getattr(m, side).name if getattr(m, side) is not None
+                        else " & ".join(p["name"] for p in players[m.pk][side])) for side in ("ns", "ew")}
+        waited = int((now - m.result_at).total_seconds()) if m.result_at else 0
+        rows.append({"match": m, "id": m.pk, "round": m.round.number, "table": m.table, "status": m.result_status,
+                     "reason": m.result_reason, "ns": sides["ns"], "ew": sides["ew"], "waited": max(waited, 0),
+                     "minutes": max(waited, 0) // 60, "games_won": (m.games_won_ns, m.games_won_ew),
+                     "points": (m.points_ns, m.points_ew), "winner": m.winner})
+    rows.sort(key=lambda r: (r["status"] != DISPUTED, -r["waited"]))
+    return rows

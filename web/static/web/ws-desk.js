@@ -1,0 +1,37 @@
+/* The director's desk: the list asks for itself again every few seconds and announces a new dispute. */
+(function () {
+  "use strict";
+  var box = document.getElementById("desk-rows");
+  if (!box || !window.fetch) { return; }
+  var alertBox = document.getElementById("desk-alert");
+  var every = (parseInt(box.getAttribute("data-poll"), 10) || 5) * 1000;
+  function disputes() {
+    var list = box.querySelector("[data-disputes]");
+    return (list ? list.getAttribute("data-disputes") : "").trim().split(/\s+/).filter(Boolean);
+  }
+  var known = disputes();
+  function busy() {  // a director typing a reason: the list waits
+    var active = document.activeElement;
+    return active && box.contains(active) && (active.tagName === "INPUT" || active.tagName === "BUTTON");
+  }
+  function poll() {
+    if (document.hidden || busy()) { return; }
+    fetch(box.getAttribute("data-url"), {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null) { return; }
+        box.innerHTML = html;
+        var now = disputes();
+        var fresh = now.filter(function (d) { return known.indexOf(d) < 0; });
+        known = now;
+        if (fresh.length && alertBox) {
+          var parts = fresh[0].split(":");
+          alertBox.textContent = box.getAttribute("data-new-dispute").replace("{table}", parts[2]).replace("{round}", parts[1]);
+          alertBox.hidden = false;
+          document.title = "(!) " + document.title.replace(/^\(!\) /, "");
+        }
+      })
+      .catch(function () { /* offline a moment: the next poll tries again */ });
+  }
+  setInterval(poll, every);
+})();
