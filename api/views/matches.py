@@ -20,9 +20,8 @@ from tournaments.services.games import game_start
 from tournaments.services.hands import hand_correct, hand_delete_last, hand_enter, hand_key, hand_key_refuse_invalid
 
 from ..filters import HandFilter, MatchFilter
-from ..openapi import (
-    EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND, ErrorResponse422Serializer,
-)
+from ..openapi import ErrorResponse422Serializer
+from ..openapi_examples import EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
 from ..permissions import ResultWrite, visible_hands, visible_matches, visible_tournaments
 from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandListedSerializer, HandPatchSerializer,

@@ -20,7 +20,7 @@ from tournaments.services import clock as clock_services
 from tournaments.services.draws import round_redraw
 from tournaments.services.rounds import round_pair_request
 
-from ..openapi import EXAMPLE_STANDINGS
+from ..openapi_examples import EXAMPLE_STANDINGS
 from ..permissions import TournamentOrganizerWrite, visible_tournaments
 from ..serializers.individual import ClockActionSerializer, ClockSerializer, RoundDrawsSerializer
 from ..serializers.rounds import (

@@ -11,7 +11,7 @@ from tournaments.services.rounds import entry_add_late, entry_withdraw
 from tournaments.services.tournaments import tournament_create, tournament_delete, tournament_update
 
 from ..filters import EntryFilter, TournamentFilter
-from ..openapi import EXAMPLE_ENTRY_PLAYER, EXAMPLE_ENTRY_TEAM, EXAMPLE_TOURNAMENT, EXAMPLE_TOURNAMENT_INDIVIDUAL
+from ..openapi_examples import EXAMPLE_ENTRY_PLAYER, EXAMPLE_ENTRY_TEAM, EXAMPLE_TOURNAMENT, EXAMPLE_TOURNAMENT_INDIVIDUAL
 from ..permissions import (
     TournamentOrganizerWrite, TournamentWrite, is_organizer, require_club_manager, visible_tournaments,
 )

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from ..engine import VARIANTS, GameState, Hand, check_play, score_hand
-from ..openapi import (
+from ..openapi_examples import (
     EXAMPLE_BELGIAN_SCORE, EXAMPLE_BELGIAN_SCORE_REQUEST, EXAMPLE_DEALS_SCORE_REQUEST, EXAMPLE_RULE_REFUSAL,
     EXAMPLE_SPANISH_HAND,
 )

@@ -65,7 +65,7 @@ def test_tie_break_deals_and_the_pending_tie_doubling_the_first(anon):
 
 
 def test_the_openapi_example_decides_its_game_of_sixteen_deals(anon):
-    from api.openapi import EXAMPLE_DEALS_SCORE_REQUEST
+    from api.openapi_examples import EXAMPLE_DEALS_SCORE_REQUEST
 
     result = anon.post(URL, EXAMPLE_DEALS_SCORE_REQUEST.value, format="json").json()
     assert (result["totals"], result["game_winner"]) == ({"ns": 88, "ew": 87}, "ns")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tournaments import commit_cache
 from tournaments.live import publish_match_changed
-from tournaments.models import Match, Stage, Tournament
+from tournaments.models import Match, Stage
 from tournaments.selectors import confirmation
 from tournaments.services.knockout import knockout_advance
 from tournaments.services import standings

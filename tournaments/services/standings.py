@@ -58,7 +58,7 @@ from django.utils import timezone
 
 from tournaments import queue
 from tournaments.live import publish_standings_changed
-from tournaments.models import Match, Stage, Standing, StandingsSnapshot, Tournament
+from tournaments.models import Stage, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import (
     METRICS,
     Context,

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.models import Entry, Stage, StageEntrant
+from tournaments.models import Entry, StageEntrant
 from tournaments.pairing.knockout import rounds_needed
 from tournaments.services.errors import ServiceError
 from tournaments.services.stages import (
