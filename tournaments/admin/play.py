@@ -196,7 +196,10 @@ class MatchAdmin(ScopedAdmin):
     autocomplete_fields = ("ns", "ew", "round")
     search_fields = ("ns__name", "ew__name", "seats__player__name", "round__tournament__name")
     readonly_fields = ("status", "winner", "games_won_ns", "games_won_ew", "points_ns", "points_ew",
-                       "players_by_side", "table_code", "pairing_reasons", "scoreboard_link")
+                       "players_by_side", "table_code", "pairing_reasons", "scoreboard_link",
+                       # The result's confirmation: written by its services alone (tournaments/services/confirmation.py)
+                       "result_status", "result_mark", "result_side", "result_user", "result_device", "result_at",
+                       "result_reason")
     exclude = ("why", "explanation")  # the pairing's reasons are its own, shown in words (pairing_reasons)
     list_select_related = ("round__tournament", "ns", "ew")
     inlines = [GameInline]
