@@ -133,6 +133,12 @@ def is_organizer(user, tournament_id) -> bool:
     return _staff_or_listed(user, Tournament.organizers.through, tournament_id=tournament_id)
 
 
+def can_direct(user, tournament_id) -> bool:
+    """Tell whether ``user`` may take the director's actions in the tournament (tournaments/services/desk.py):
+    staff and its organizers (the one check of every door; a ``director`` role widens it here)."""
+    return is_organizer(user, tournament_id)
+
+
 def can_keep_score(user, tournament_id) -> bool:
     """Tell whether ``user`` is staff, an organizer or a scorekeeper of the tournament."""
     return (is_organizer(user, tournament_id)

@@ -8,10 +8,11 @@ from .clubs import Club, Player, Team
 from .events import POINTS_MAX, STAGE_ONE_FIELDS, Entry, ForbiddenPair, KeptApart, Stage, Tournament
 from .play import (CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundDraw, RoundSeat,
                    RoundSlot)
+from .desk import DESK_REASON_MAX, DirectorAction
 from .records import Standing, StandingsChange, StandingsSnapshot, TaskRecord
 
 __all__ = [
-    "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES", "STAGE_ONE_FIELDS",
+    "CORRECTION_REASON_MAX", "DESK_REASON_MAX", "DirectorAction", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES", "STAGE_ONE_FIELDS",
     "Club", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "Player", "Round", "RoundDraw",
     "RoundSeat", "RoundSlot", "Stage", "Standing",
     "StandingsChange", "StandingsSnapshot", "TaskRecord", "Team", "Tournament",

@@ -55,6 +55,7 @@ class PlayerInfo:
     player: int
     club: int | None = None
     number: int = 0
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,7 @@ class IndividualRow(Totals):
     rank: int = 0
     position: int = 0
     tiebreaks: dict[str, int] = field(default_factory=dict)
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +188,7 @@ def individual_context(
     for p in players:
         if p.player in infos:
             raise StandingsRefused("player_listed_twice", f"player {p.player} listed twice", player=p.player)
-        infos[p.player] = TeamInfo(p.player, p.club, p.number)
+        infos[p.player] = TeamInfo(p.player, p.club, p.number, withdrawn=p.withdrawn)
     seated: set[tuple[int, int]] = set()  # (round, player)
     records: list[MatchRecord] = []
     for m in matches:
@@ -217,8 +219,8 @@ def rank_individual_standings(ctx: Context, *, format: str, metrics: Sequence[st
                               ) -> list[IndividualRow]:
     """Rank the players of a built (or kept up to date) individual ``Context``: one row a player, in rank order."""
     names = individual_metrics(format, metrics)
-    totals = ctx.totals
-    return [IndividualRow(*totals_fields(totals[p]), rank, position, tiebreaks, player=p)
+    totals, players = ctx.totals, ctx.teams
+    return [IndividualRow(*totals_fields(totals[p]), rank, position, tiebreaks, players[p].withdrawn, player=p)
             for position, (p, rank, tiebreaks) in enumerate(ranked(ctx, names), start=1)]
 
 

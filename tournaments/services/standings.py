@@ -146,11 +146,20 @@ ORDER BY e.seed, e.id
 """
 
 _MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, m.status, m.winner, m.games_won_ns, m.games_won_ew, " \
-                 "m.points_ns, m.points_ew"
+                 "m.points_ns, m.points_ew, m.forfeit"
 _MATCHES_SQL = f"""
 SELECT {_MATCH_COLUMNS}
 FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
 WHERE r.tournament_id = %s
+"""
+
+
+# The director's active deductions from the teams' standings totals (tournaments/services/desk.py).
+_DEDUCTIONS_SQL = """
+SELECT e.team_id, a.params
+FROM tournaments_directoraction a JOIN tournaments_entry e ON e.id = a.entry_id
+WHERE a.tournament_id = %s AND a.kind = 'deduction' AND a.reverted_at IS NULL AND e.team_id IS NOT NULL
+ORDER BY a.id
 """
 
 
@@ -163,9 +172,14 @@ class _Records:
         self.outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
 
     def __call__(self, row: tuple) -> tuple[MatchRecord, ...]:
-        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew = row
+        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew, forfeit = row
         if ew is None:
             return (MatchRecord(rnd, ns, None, "B", self.bye),)
+        if forfeit and status == _FINISHED:  # unplayed for both sides: no opponent (tournaments/ranking/metrics.py)
+            win = self.outcomes["ns"][1]
+            ns_won, ew_won = forfeit == "ew", forfeit == "ns"
+            return (MatchRecord(rnd, ns, None, "+" if ns_won else "-", win if ns_won else 0, gw_ns, gw_ew, p_ns, p_ew),
+                    MatchRecord(rnd, ew, None, "+" if ew_won else "-", win if ew_won else 0, gw_ew, gw_ns, p_ew, p_ns))
         if status != _FINISHED or winner not in self.outcomes:
             return ()
         o_ns, mp_ns, o_ew, mp_ew = self.outcomes[winner]
@@ -185,6 +199,11 @@ def _load(tournament: Tournament, pts: PointsSettings):
         numbers = {number for number, in cursor.fetchall()}
         cursor.execute(_MATCHES_SQL, [tournament.pk])
         matches = {row[0]: row for row in cursor.fetchall()}
+        cursor.execute(_DEDUCTIONS_SQL, [tournament.pk])
+        deductions: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for team, params in cursor.fetchall():
+            params = _json(params)
+            deductions[team].append((params["metric"], int(params["amount"])))
     records_of = _Records(pts)
     present: dict[int, set[int]] = defaultdict(set)
     records: dict[int, tuple[MatchRecord, ...]] = {}
@@ -194,7 +213,7 @@ def _load(tournament: Tournament, pts: PointsSettings):
         if ew is not None:
             present[ew].add(rnd)
         records[row[0]] = records_of(row)
-    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn)
+    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn, tuple(deductions[team]))
              for team, club, seed, withdrawn in entries]
     clubs = {team: club for team, club, _, _ in entries}
     return teams, matches, records, clubs

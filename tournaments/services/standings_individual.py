@@ -30,9 +30,9 @@ from tournaments.ranking.individual import (
 
 def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
     """The pure ranking's inputs from the rows: the entered players, the finished matches, the sit-outs scored."""
-    players = [PlayerInfo(player=p, club=c, number=n or 0) for p, c, n in Entry.objects.filter(
+    players = [PlayerInfo(player=p, club=c, number=n or 0, withdrawn=w) for p, c, n, w in Entry.objects.filter(
         tournament=tournament, player__isnull=False, reserve=False).values_list(
-        "player_id", "player__club_id", "start_number")]
+        "player_id", "player__club_id", "start_number", "withdrawn")]
     seats: dict[int, dict[str, int]] = {}
     out: list[tuple[int, int]] = []
     for match_id, player, seat, number in RoundSeat.objects.filter(round__tournament=tournament).values_list(
