@@ -55,8 +55,8 @@ def test_a_forfeit_gives_the_side_present_the_games_needed_at_the_target_each(ma
     assert result(match) == ("finished", "ew", 0, 2, 0, 202, "ns", "forfeit")
     action = outcome.action
     assert (action.kind, action.params, action.actor, action.reason, action.active) == (
-        "forfeit", {"absent": "ns"}, director, "table 3 said so", True)
-    assert match.directives == [{"id": action.pk, "kind": "forfeit", "absent": "ns"}]
+        "forfeit", {"absent": "ns", "game_points": 101}, director, "table 3 said so", True)
+    assert match.directives == [{"id": action.pk, "kind": "forfeit", "absent": "ns", "game_points": 101}]
     assert Game.objects.filter(match=match).count() == 0  # no invented games nor hands
     with pytest.raises(scoring.RuleViolation):  # decided: no hand goes in
         hand_enter(match=match, data=summary("N", 50))
@@ -67,6 +67,9 @@ def test_a_forfeit_is_worth_the_events_setting_and_both_absent_lose_with_nothing
     match.refresh_from_db()
     take(match, "forfeit", absent="ew")
     assert result(match) == ("finished", "ns", 2, 0, 100, 0, "ew", "forfeit")
+    Tournament.objects.filter(pk=match.round.tournament_id).update(forfeit_points=30)
+    match_refresh_result(match_lock(match.pk))  # a later change of the setting rewrites no forfeit decided before
+    assert result(match)[4] == 100
     other = MatchFactory(round=match.round)
     take(other, "forfeit", absent="both")
     assert result(other) == ("finished", "", 0, 0, 0, 0, "both", "forfeit")
@@ -141,7 +144,7 @@ def test_a_withdrawal_as_it_stands_ends_the_match_on_what_was_played(match):
     match.refresh_from_db()
     points = (match.points_ns, match.points_ew)
     action = take(match, "withdrawal", side="ns").action
-    assert action.params == {"side": "ns", "award": "as_stands"}
+    assert action.params == {"side": "ns", "award": "as_stands", "game_points": 101}
     assert result(match) == ("finished", "ns", 1, 0, *points, "", "withdrawal")
     take(match, "adjusted", games_won_ns=0, games_won_ew=0, points_ns=0, points_ew=0, winner="draw")
     with pytest.raises(Conflict) as exc:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from tournaments.models import DESK_REASON_MAX, DirectorAction, Entry, Match, Round, StandingsChange, Tournament
 from tournaments.ranking.metrics import DEDUCTIBLE
 from tournaments.services.errors import Conflict, ServiceError
-from tournaments.services.games import match_lock, match_refresh_result
+from tournaments.services.games import forfeit_game_points, match_lock, match_refresh_result
 from tournaments.services.results import match_result_changed
 
 Kind = DirectorAction.Kind
@@ -55,10 +55,13 @@ def _whole(params: dict, name: str, minimum: int, maximum: int = DESK_POINTS_MAX
 
 def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
     """The parameters an action of ``kind`` keeps, checked (``action_params``); unknown ones are dropped."""
+    # The event's settings at the time of the action are kept with it: a later change of the settings does not
+    # rewrite the results decided before it.
     if kind == Kind.FORFEIT:
-        return {"absent": _side(params, "absent", (*SIDES, "both"))}
+        return {"absent": _side(params, "absent", (*SIDES, "both")), "game_points": forfeit_game_points(tournament)}
     if kind == Kind.WITHDRAWAL:
-        return {"side": _side(params, "side"), "award": tournament.withdrawal_award}
+        return {"side": _side(params, "side"), "award": tournament.withdrawal_award,
+                "game_points": forfeit_game_points(tournament)}
     if kind == Kind.ADJUSTED:
         return {"games_won_ns": _whole(params, "games_won_ns", 0, 99),
                 "games_won_ew": _whole(params, "games_won_ew", 0, 99),

@@ -219,9 +219,8 @@ def _desk_apply(match: Match, games: list[tuple], at: datetime | None) -> None:
     tournament = match.round.tournament
     length = tournament.match_length
     over = length == Tournament.MatchLength.TIMED and time_over(match.round, at or timezone.now())
-    result = desk_result(
-        match.directives, games, length=length, best_of=tournament.effective_best_of,
-        match_games=tournament.match_games, time_over=over, game_points=forfeit_game_points(tournament))
+    result = desk_result(match.directives, games, length=length, best_of=tournament.effective_best_of,
+                         match_games=tournament.match_games, time_over=over)
     (match.games_won_ns, match.games_won_ew, match.points_ns, match.points_ew, match.winner, finished,
      match.forfeit, match.decided_by) = result
     if finished:
@@ -251,14 +250,14 @@ def games_needed(length: str, best_of: int, match_games: int | None) -> int:
 
 
 def desk_result(directives: list[dict], games: list[tuple], *, length: str, best_of: int, match_games: int | None,
-                time_over: bool, game_points: int) -> tuple:
+                time_over: bool) -> tuple:
     """A match's result under the director's active actions, from its games (``(status, winner, total_ns,
     total_ew)`` each, in order): (games won ns, ew, points ns, ew, winner, finished, forfeit, decided by).
 
     Plain values in, plain values out (no database). In order of precedence: an adjusted result is the result;
-    else a forfeit (one side absent: the other wins the games needed at ``game_points`` each, 0 against; both
-    absent: both lose, 0 each, no winner); else a withdrawal mid-match (``remaining``: the game in play and the
-    games still needed go to the opponents at ``game_points`` each, the finished games standing; ``as_stands``:
+    else a forfeit (one side absent: the other wins the games needed at its ``game_points`` each, 0 against;
+    both absent: both lose, 0 each, no winner); else a withdrawal mid-match (``remaining``: the game in play and
+    the games still needed go to the opponents at its ``game_points`` each, the finished games standing; ``as_stands``:
     the match ends as it stands, the game in play counted for its points); else the games. Then the penalties'
     game points come off (before a ``games`` or timed match is judged on points), and a decision names the
     winner of a match that ends drawn.
@@ -283,7 +282,7 @@ def desk_result(directives: list[dict], games: list[tuple], *, length: str, best
         absent = kinds["forfeit"]["absent"]
         if absent == "both":
             return 0, 0, -penalty["ns"], -penalty["ew"], "", True, "both", "forfeit"
-        present = "ew" if absent == "ns" else "ns"
+        present, game_points = "ew" if absent == "ns" else "ns", int(kinds["forfeit"]["game_points"])
         needed = games_needed(length, best_of, match_games)
         won = {present: needed, absent: 0}
         pts = {present: needed * game_points - penalty[present], absent: -penalty[absent]}
@@ -295,6 +294,7 @@ def desk_result(directives: list[dict], games: list[tuple], *, length: str, best
         decided_by = "withdrawal"
         winners = list(finished_winners)
         if w["award"] == "remaining":
+            game_points = int(w["game_points"])
             index = {"ns": 0, "ew": 1}
             for status, _, ns, ew in games:
                 if status != "finished":  # the game in play goes to the opponents
