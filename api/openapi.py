@@ -223,6 +223,25 @@ DESCRIPTIONS = {
         "3, \"start_number\": 7}, ...]}`; numbers may be swapped), and answer every entry by start number. The "
         "draw reads players by start number, never by database id. Organizers or staff; 409 once a round is drawn "
         "(`tournament_started`) or for a number taken (`start_number_taken`)."),
+    "v1_tournaments_actions_list": "The director's desk: every action taken in the tournament (forfeits, withdrawals "
+                                   "mid-match and from the event, adjusted results, penalties, drawn knockouts "
+                                   "decided, deductions), in the order taken, each with its reason and actor; "
+                                   "reverted ones are kept, marked. Organizers or staff.",
+    "v1_tournaments_actions_retrieve": "One action of the director's desk. Organizers or staff.",
+    "v1_tournaments_actions_create": "Take an action of the director's desk, with its reason. An action on a match "
+                                     "changes no hand: the match's result is worked out again from its games with "
+                                     "the action applied, and stays so after later corrections; the standings are "
+                                     "recomputed. Refused with a code, nothing changed, when it makes no sense: "
+                                     "`match_other_tournament`, `entry_other_tournament`, `match_is_bye`, "
+                                     "`match_started` (a forfeit after games were played), `match_not_started` and "
+                                     "`match_finished` (a withdrawal mid-match), `match_not_drawn` and "
+                                     "`not_knockout` (a decision), `action_active` (one of a kind at a time), "
+                                     "`action_params`, `reason_missing`. `rounds_kept` names the later rounds "
+                                     "already paired, which stay. Organizers or staff.",
+    "v1_tournaments_actions_revert_create": "Revert an action: the result (or the entry, or the standings total) is "
+                                            "worked out again without it; the action is kept, marked reverted. "
+                                            "Rounds paired since stay as they are (`rounds_kept`). 409 "
+                                            "`action_reverted` for an action reverted already. Organizers or staff.",
     "v1_tournaments_kept_apart_list": "Individual events: the pairs of players the draws never seat at one table. "
                                       "`reason` is shown to the organizers only. " + _PUBLIC,
     "v1_tournaments_kept_apart_create": "Keep two entered players apart in every draw from now on (a hard rule: a "
@@ -423,6 +442,7 @@ EXAMPLE_STANDINGS = OpenApiExample(
     value={"computed_at": "2026-11-21T15:42:07Z",
            "rows": [{"rank": 1, "team": 5, "played": 2, "won": 2, "drawn": 0, "lost": 0, "match_points": 4,
                      "games_won": 4, "games_lost": 1, "points_for": 468, "points_against": 301,
+                     "forfeits_won": 0, "forfeits_lost": 0, "withdrawn": False,
                      "tiebreaks": {"match_points": 4, "games_won": 4, "points_diff": 167, "buchholz": 2,
                                    "direct_encounter": 0},
                      "team_detail": {"id": 5, "name": "De Manilles", "club": {"id": 3, "name": "De Zwarte Kat"}}}],

@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from .views.auth import LogoutView, MeView, TokenDetailView, TokenListView, TokenView
 from .views.common import NotFoundView
+from .views.desk import DirectorActionViewSet
 from .views.matches import HandViewSet, MatchViewSet
 from .views.push import PushStreamView, PushTicketView
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
@@ -31,6 +32,8 @@ router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/stages", Stag
 router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/webhooks", EndpointViewSet, basename="webhook")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/actions", DirectorActionViewSet,
+                basename="director-action")
 
 # Django tries the patterns in order, half a microsecond each (45 came before the hand POST's): the
 # busiest paths go first, the hand POST and the scoreboard, then the standings. No two patterns here

@@ -389,6 +389,7 @@ SPECTACULAR_SETTINGS = {
         "StageStatusEnum": "tournaments.models.Stage.Status",
         "QualificationKindEnum": "tournaments.models.Stage.Rule",
         "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",
+        "DirectorActionKindEnum": "tournaments.models.DirectorAction.Kind",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",

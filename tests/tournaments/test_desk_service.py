@@ -296,3 +296,15 @@ def test_a_reversal_after_the_next_round_was_paired_keeps_that_round_and_says_so
     assert outcome.rounds_kept == [2]
     assert sorted((m.ns_id, m.ew_id) for m in r2.matches.all()) == pairs
     assert result(m1)[0] == "scheduled"
+
+
+def test_directors_are_the_organizers_and_staff(match, director):
+    from tournaments.access import can_direct
+
+    tournament = match.round.tournament
+    tournament.organizers.add(director)
+    keeper = UserFactory(username="keeper")
+    tournament.scorekeepers.add(keeper)
+    staff = UserFactory(username="staff", is_staff=True)
+    assert [can_direct(u, tournament.pk) for u in (director, staff, keeper, UserFactory(username="nobody"))] == [
+        True, True, False, False]

@@ -114,6 +114,9 @@ def scoreboard_of(match: Match) -> dict:
         "players": match_players(match),
         "best_of": tournament.effective_best_of,
         **_match_summary(match, current),
+        # The director's desk: the side absent from a forfeit, and the action that decided the result.
+        "forfeit": match.forfeit or None,
+        "decided_by": match.decided_by or None,
         "next_multiplier": current.next_multiplier if playing else None,
         "current_game": current.number if playing else None,
         # In the configured zone with its offset, as DRF renders every other time of the API (docs/api.md).

@@ -5,7 +5,8 @@ from __future__ import annotations
 from tournaments.models import Club, Entry, Standing, StandingsSnapshot, TaskRecord, Tournament
 
 
-NUMBERS = ("played", "won", "drawn", "lost", "match_points", "games_won", "games_lost", "points_for", "points_against")
+NUMBERS = ("played", "won", "drawn", "lost", "match_points", "games_won", "games_lost", "points_for", "points_against",
+           "forfeits_won", "forfeits_lost", "withdrawn")
 
 
 def _numbers(row: dict, metrics: list[str]) -> dict:
