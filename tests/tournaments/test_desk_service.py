@@ -308,3 +308,70 @@ def test_directors_are_the_organizers_and_staff(match, director):
     staff = UserFactory(username="staff", is_staff=True)
     assert [can_direct(u, tournament.pk) for u in (director, staff, keeper, UserFactory(username="nobody"))] == [
         True, True, False, False]
+
+
+def individual_forfeit_world():
+    """An individual event of 8 players, best of 3, round 1 drawn: two tables; table 1 N+S v E+W."""
+    from tests.individual import make_individual
+
+    tournament = make_individual(8, clubless=0, minutes=None)
+    rnd = tournament.round_set.get(number=1)
+    first, second = rnd.matches.order_by("table")
+    seats = dict(first.seats.values_list("seat", "player_id"))
+    return tournament, first, second, seats
+
+
+def test_in_an_individual_event_an_absent_player_forfeits_and_the_partner_sits_out():
+    tournament, first, second, seats = individual_forfeit_world()
+    Tournament.objects.filter(pk=tournament.pk).update(sit_out_score="fixed",
+                                                       sit_out_fixed={"match_points": 1, "games_won": 1,
+                                                                      "points_for": 50})
+    tournament.refresh_from_db()
+    action = desk_action_take(tournament=tournament, match=first, kind="forfeit", reason="N never came",
+                              params={"players": [seats["N"]]}).action
+    assert action.params == {"absent": "ns", "players": [seats["N"]], "game_points": 101}
+    assert result(first) == ("finished", "ew", 0, 2, 0, 202, "ns", "forfeit")
+    standings_recompute(tournament=tournament)
+    rows = {s.player_id: s for s in Standing.objects.filter(tournament=tournament)}
+    absent, partner, east = rows[seats["N"]], rows[seats["S"]], rows[seats["E"]]
+    assert (absent.played, absent.forfeits_lost, absent.match_points) == (0, 1, 0)
+    assert (partner.played, partner.forfeits_lost, partner.match_points, partner.points_for) == (0, 0, 1, 50)
+    assert (east.played, east.forfeits_won, east.match_points, east.points_for) == (0, 1, 2, 202)
+    with pytest.raises(ServiceError) as exc:
+        desk_action_take(tournament=tournament, match=second, kind="forfeit", reason="x",
+                         params={"players": [seats["N"]]})  # not at that table
+    assert (exc.value.code, exc.value.params["reason"]) == ("action_params", "not_seated")
+
+
+def test_in_an_individual_event_absentees_of_both_sides_lose_and_their_partners_sit_out():
+    tournament, first, _second, seats = individual_forfeit_world()
+    desk_action_take(tournament=tournament, match=first, kind="forfeit", reason="both late",
+                     params={"players": [seats["S"], seats["W"]]})
+    assert result(first)[:2] + result(first)[6:] == ("finished", "", "both", "forfeit")
+    standings_recompute(tournament=tournament)
+    rows = {s.player_id: s for s in Standing.objects.filter(tournament=tournament)}
+    assert [rows[seats[s]].forfeits_lost for s in "NSEW"] == [0, 1, 0, 1]
+    assert [rows[seats[s]].played for s in "NSEW"] == [0, 0, 0, 0]
+
+
+def test_in_an_individual_event_a_penalty_and_a_deduction_are_one_players():
+    tournament, first, second, seats = individual_forfeit_world()
+    from tests.individual import play_hands
+
+    play_hands(first, 6, ns=50)
+    standings_recompute(tournament=tournament)
+    before = {s.player_id: s.points_for for s in Standing.objects.filter(tournament=tournament)}
+    desk_action_take(tournament=tournament, match=first, kind="penalty", reason="cards shown",
+                     params={"player": seats["N"], "points": 7})
+    entry = Entry.objects.get(tournament=tournament, player_id=seats["E"])
+    desk_action_take(tournament=tournament, entry=entry, kind="deduction", reason="late",
+                     params={"metric": "points_for", "amount": 3})
+    first.refresh_from_db()
+    assert first.decided_by == "" and (first.points_ns, first.points_ew) == (120, 0)  # the side's points stand
+    standings_recompute(tournament=tournament)
+    after = {s.player_id: s.points_for for s in Standing.objects.filter(tournament=tournament)}
+    assert (after[seats["N"]], after[seats["S"]], after[seats["E"]]) == (
+        before[seats["N"]] - 7, before[seats["S"]], before[seats["E"]] - 3)
+    with pytest.raises(ServiceError) as exc:
+        desk_action_take(tournament=tournament, match=second, kind="withdrawal", reason="x", params={"side": "ns"})
+    assert exc.value.code == "desk_individual"

@@ -53,10 +53,37 @@ def _whole(params: dict, name: str, minimum: int, maximum: int = DESK_POINTS_MAX
     return value
 
 
+def _players(params: dict) -> list[int]:
+    """An individual event's players named by an action (ids, one to four, each once)."""
+    value = params.get("players")
+    if (not isinstance(value, list) or not 1 <= len(value) <= 4 or len(set(map(str, value))) != len(value)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise ServiceError("action_params", "players", {"reason": "players", "field": "players",
+                                                        "value": str(value)})
+    return sorted(value)
+
+
+def _seated(match: Match, kind: str, params: dict) -> dict:
+    """An individual event's action with its players checked against the match's seats; a forfeit gets the side
+    absent (``both`` when players of both sides are)."""
+    seats = dict(match.seats.values_list("player_id", "seat"))
+    named = params["players"] if kind == Kind.FORFEIT else [params["player"]]
+    stranger = next((p for p in named if p not in seats), None)
+    if stranger is not None:
+        raise ServiceError("action_params", "players", {"reason": "not_seated", "field": "players",
+                                                        "value": str(stranger), "table": match.table})
+    if kind != Kind.FORFEIT:
+        return params
+    sides = {"ns" if seats[p] in "NS" else "ew" for p in named}
+    return {"absent": sides.pop() if len(sides) == 1 else "both", **params}
+
+
 def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
     """The parameters an action of ``kind`` keeps, checked (``action_params``); unknown ones are dropped."""
     # The event's settings at the time of the action are kept with it: a later change of the settings does not
     # rewrite the results decided before it.
+    if kind == Kind.FORFEIT and tournament.is_individual:  # a player's absence; the side is the match's (below)
+        return {"players": _players(params), "game_points": forfeit_game_points(tournament)}
     if kind == Kind.FORFEIT:
         return {"absent": _side(params, "absent", (*SIDES, "both")), "game_points": forfeit_game_points(tournament)}
     if kind == Kind.WITHDRAWAL:
@@ -67,6 +94,8 @@ def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
                 "games_won_ew": _whole(params, "games_won_ew", 0, 99),
                 "points_ns": _whole(params, "points_ns", 0), "points_ew": _whole(params, "points_ew", 0),
                 "winner": _side(params, "winner", (*SIDES, "draw"))}
+    if kind == Kind.PENALTY and tournament.is_individual:  # one player's game points (their standings total)
+        return {"player": _players({"players": [params.get("player")]})[0], "points": _whole(params, "points", 1)}
     if kind == Kind.PENALTY:
         return {"side": _side(params, "side"), "points": _whole(params, "points", 1)}
     if kind == Kind.DECISION:
@@ -114,7 +143,7 @@ def _check_match(kind: str, match: Match, tournament: Tournament, params: dict) 
     """Refuse an action that makes no sense on this match as it stands (409s: ``Conflict``)."""
     if match.is_bye:
         raise Conflict("match_is_bye", "match", {"table": match.table})
-    if tournament.is_individual and kind in (Kind.FORFEIT, Kind.WITHDRAWAL):
+    if tournament.is_individual and kind == Kind.WITHDRAWAL:
         raise ServiceError("desk_individual", "kind", {"kind": kind})
     active = [d for d in match.directives or [] if d["kind"] == kind]
     if kind in DirectorAction.SINGLE_KINDS and active:
@@ -144,7 +173,7 @@ def desk_action_take(*, tournament: Tournament, kind: str, reason: str, user=Non
     ``match_is_bye``, ``action_active`` (one forfeit, withdrawal, adjusted result or decision at a time:
     revert it first), ``match_started`` (a forfeit after games were played), ``match_not_started`` /
     ``match_finished`` (a withdrawal mid-match needs a match in play), ``match_not_drawn`` / ``not_knockout``
-    (a decision), ``desk_individual`` (a forfeit or withdrawal mid-match in an individual event: not yet),
+    (a decision), ``desk_individual`` (a withdrawal mid-match in an individual event: not yet),
     ``already_withdrawn`` (a withdrawal from the event).
     """
     reason = (reason or "").strip()
@@ -163,6 +192,8 @@ def desk_action_take(*, tournament: Tournament, kind: str, reason: str, user=Non
         if locked.round.tournament_id != tournament.pk:
             raise ServiceError("match_other_tournament", "match", {"match": match.pk})
         _check_match(kind, locked, locked.round.tournament, params)
+        if tournament.is_individual and kind in (Kind.FORFEIT, Kind.PENALTY):
+            params = _seated(locked, kind, params)
         action = DirectorAction.objects.create(tournament=tournament, match=locked, kind=kind, params=params,
                                                reason=reason, actor=_user(user))
         _match_refresh(locked)
@@ -170,8 +201,6 @@ def desk_action_take(*, tournament: Tournament, kind: str, reason: str, user=Non
         return DeskOutcome(action, _rounds_after(tournament, locked))
     if entry.tournament_id != tournament.pk:
         raise ServiceError("entry_other_tournament", "entry", {"entry": entry.pk})
-    if kind == Kind.DEDUCTION and tournament.is_individual:
-        raise ServiceError("desk_individual", "kind", {"kind": kind})
     if kind == Kind.WITHDRAWAL_EVENT:
         from tournaments.services.rounds import entry_withdraw
 

@@ -266,7 +266,8 @@ def desk_result(directives: list[dict], games: list[tuple], *, length: str, best
     penalty = {"ns": 0, "ew": 0}
     for d in directives:
         if d["kind"] == "penalty":
-            penalty[d["side"]] += int(d["points"])
+            if "side" in d:  # (an individual event's penalty of one player is their standings total's)
+                penalty[d["side"]] += int(d["points"])
         else:
             kinds[d["kind"]] = d
     finished_winners = [winner or None for status, winner, _, _ in games if status == "finished"]
