@@ -375,3 +375,13 @@ def test_in_an_individual_event_a_penalty_and_a_deduction_are_one_players():
     with pytest.raises(ServiceError) as exc:
         desk_action_take(tournament=tournament, match=second, kind="withdrawal", reason="x", params={"side": "ns"})
     assert exc.value.code == "desk_individual"
+
+
+def test_the_admin_shows_the_actions_and_never_edits_them(match, admin_client):
+    action = take(match, "forfeit", reason="EW never came", absent="ew").action
+    page = admin_client.get("/admin/tournaments/directoraction/")
+    assert page.status_code == 200 and "EW never came" in page.content.decode()
+    assert admin_client.get("/admin/tournaments/directoraction/add/").status_code == 403
+    assert admin_client.post(f"/admin/tournaments/directoraction/{action.pk}/delete/", {"post": "yes"}).status_code \
+        == 403
+    assert DirectorAction.objects.filter(pk=action.pk).exists()
