@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import exports, organize, organize_draw, organize_entries, organize_players, organize_rounds
+from . import exports, organize, organize_desk, organize_draw, organize_entries, organize_players, organize_rounds
 
 urlpatterns = [
     path("t/<slug:slug>/", organize.dashboard, name="tournament"),
@@ -31,6 +31,9 @@ urlpatterns = [
     path("t/<slug:slug>/kept-apart/", organize_players.kept_apart_add_view, name="kept-apart-add"),
     path("t/<slug:slug>/kept-apart/<int:pair_id>/remove/", organize_players.kept_apart_remove_view,
          name="kept-apart-remove"),
+    path("t/<slug:slug>/desk/", organize_desk.desk, name="desk"),
+    path("t/<slug:slug>/desk/take/", organize_desk.desk_take, name="desk-take"),
+    path("t/<slug:slug>/desk/<int:action_id>/revert/", organize_desk.desk_revert, name="desk-revert"),
     path("t/<slug:slug>/rounds/<int:number>/", organize_rounds.round_view, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/change/", organize_rounds.round_change, name="round-change"),
     path("t/<slug:slug>/rounds/<int:number>/redraw/", organize_draw.round_redraw_view, name="round-redraw"),
