@@ -49,6 +49,11 @@ def _directs(view):
     return wrapper
 
 
+#: The fields a refused form shows again as they were sent.
+KEPT = ("match", "entry", "reason", "absent", "side", "games_won_ns", "games_won_ew", "points_ns", "points_ew",
+        "winner", "points", "metric", "amount")
+
+
 def _page(request, tournament, *, error=None, kind=None, status=200):
     matches = list(Match.objects.filter(round__tournament=tournament).exclude(ns__isnull=False, ew__isnull=True)
                    .select_related("round", "ns", "ew").order_by("round__stage__number", "round__number", "table"))
@@ -62,6 +67,7 @@ def _page(request, tournament, *, error=None, kind=None, status=200):
         "tournament": tournament, "tab": "desk", "matches": matches, "entries": entries,
         "actions": [{"action": a, "kind": names.get(a.kind, a.kind), "params": _shown(a)} for a in actions],
         "kinds": names, "error": error, "error_kind": kind,
+        "keep": {f: (request.POST.get(f, "") if kind else "") for f in KEPT},
         "knockout": tournament.format == tournament.Format.KNOCKOUT,
         "award": {"remaining": _("the remaining games go to the opponents at the target"),
                   "as_stands": _("the match ends as it stands")}.get(tournament.withdrawal_award, ""),
