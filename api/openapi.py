@@ -154,8 +154,8 @@ DESCRIPTIONS = {
                                     "secret and its last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_create": "Register a URL (http or https) to receive the tournament's events as signed "
                                       "JSON POSTs: `hand.entered`, `hand.corrected`, `hand.deleted`, "
-                                      "`match.finished`, `round.paired`, `standings.updated` (all when `events` is "
-                                      "empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
+                                      "`match.finished`, `round.paired`, `standings.updated`, `director.action` (all "
+                                      "when `events` is empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
                                       "or staff.",
     "v1_tournaments_webhooks_retrieve": "One webhook with its secret and last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_partial_update": "Change a webhook's URL, events, description or whether it is "

@@ -8,7 +8,7 @@ for the schema; ``tests/api/test_generated_clients.py`` checks real payloads aga
 from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from tournaments.models import Match, Round
+from tournaments.models import DirectorAction, Match, Round
 
 from .serializers.matches import SidesPlayersSerializer
 from .serializers.variants import SideIntsSerializer, WINNERS
@@ -124,6 +124,27 @@ class StandingsUpdatedDataSerializer(serializers.Serializer):
         resource_type_field_name=None, many=True, help_text="One row a team, or a player in an individual event.")
 
 
+class EventDirectorActionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=DirectorAction.Kind.choices)
+    match = serializers.IntegerField(allow_null=True, help_text="The match's id (its kinds), else null.")
+    entry = serializers.IntegerField(allow_null=True, help_text="The entry's id (its kinds), else null.")
+    params = serializers.DictField(help_text="The action's parameters, by kind (docs/api.md, the director's desk).")
+    reason = serializers.CharField()
+    actor = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    active = serializers.BooleanField(help_text="False once reverted.")
+    reverted_at = serializers.DateTimeField(allow_null=True)
+    reverted_by = serializers.IntegerField(allow_null=True)
+    revert_reason = serializers.CharField(allow_blank=True)
+
+
+class DirectorActionDataSerializer(serializers.Serializer):
+    action = EventDirectorActionSerializer()
+    match = EventMatchSerializer(allow_null=True, help_text="The match as the action left it (its kinds), else "
+                                                            "null.")
+
+
 class WebhookTestDataSerializer(serializers.Serializer):
     message = serializers.CharField()
 
@@ -166,5 +187,7 @@ MATCH_FINISHED = _webhook("match.finished", "MatchFinishedEvent", MatchFinishedD
 ROUND_PAIRED = _webhook("round.paired", "RoundPairedEvent", RoundPairedDataSerializer, "A round was paired")
 STANDINGS_UPDATED = _webhook("standings.updated", "StandingsUpdatedEvent", StandingsUpdatedDataSerializer,
                              "The standings were recomputed")
+DIRECTOR_ACTION = _webhook("director.action", "DirectorActionEvent", DirectorActionDataSerializer,
+                           "A director's action was taken or reverted (the result and standings follow)")
 WEBHOOK_TEST = _webhook("webhook.test", "WebhookTestEvent", WebhookTestDataSerializer,
                         "A test event (the webhook's test button or `POST .../test/`)")

@@ -371,6 +371,7 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": "/", "description": "This server"}],
     "WEBHOOKS": [f"api.openapi_events.{name}" for name in (
         "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "STANDINGS_UPDATED",
+        "DIRECTOR_ACTION",
         "WEBHOOK_TEST")],
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",

@@ -19,6 +19,7 @@ EVENTS = (
     ("match.finished", _("A match was decided")),
     ("round.paired", _("A round was paired")),
     ("standings.updated", _("The standings were recomputed")),
+    ("director.action", _("A director's action was taken or reverted")),
 )
 EVENT_NAMES = tuple(name for name, _label in EVENTS)
 TEST_EVENT = "webhook.test"
