@@ -162,8 +162,8 @@ DESCRIPTIONS = {
                                     "secret and its last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_create": "Register a URL (http or https) to receive the tournament's events as signed "
                                       "JSON POSTs: `hand.entered`, `hand.corrected`, `hand.deleted`, "
-                                      "`match.finished`, `round.paired`, `standings.updated` (all when `events` is "
-                                      "empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
+                                      "`match.finished`, `round.paired`, `standings.updated`, `director.action` (all "
+                                      "when `events` is empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
                                       "or staff.",
     "v1_tournaments_webhooks_retrieve": "One webhook with its secret and last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_partial_update": "Change a webhook's URL, events, description or whether it is "
@@ -231,6 +231,25 @@ DESCRIPTIONS = {
         "3, \"start_number\": 7}, ...]}`; numbers may be swapped), and answer every entry by start number. The "
         "draw reads players by start number, never by database id. Organizers or staff; 409 once a round is drawn "
         "(`tournament_started`) or for a number taken (`start_number_taken`)."),
+    "v1_tournaments_actions_list": "The director's desk: every action taken in the tournament (forfeits, withdrawals "
+                                   "mid-match and from the event, adjusted results, penalties, drawn knockouts "
+                                   "decided, deductions), in the order taken, each with its reason and actor; "
+                                   "reverted ones are kept, marked. Directors (organizers, its directors) or staff.",
+    "v1_tournaments_actions_retrieve": "One action of the director's desk. Directors (organizers, its directors) or staff.",
+    "v1_tournaments_actions_create": "Take an action of the director's desk, with its reason. An action on a match "
+                                     "changes no hand: the match's result is worked out again from its games with "
+                                     "the action applied, and stays so after later corrections; the standings are "
+                                     "recomputed. Refused with a code, nothing changed, when it makes no sense: "
+                                     "`match_other_tournament`, `entry_other_tournament`, `match_is_bye`, "
+                                     "`match_started` (a forfeit after games were played), `match_not_started` and "
+                                     "`match_finished` (a withdrawal mid-match), `match_not_drawn` and "
+                                     "`not_knockout` (a decision), `action_active` (one of a kind at a time), "
+                                     "`action_params`, `reason_missing`. `rounds_kept` names the later rounds "
+                                     "already paired, which stay. Directors (organizers, its directors) or staff.",
+    "v1_tournaments_actions_revert_create": "Revert an action: the result (or the entry, or the standings total) is "
+                                            "worked out again without it; the action is kept, marked reverted. "
+                                            "Rounds paired since stay as they are (`rounds_kept`). 409 "
+                                            "`action_reverted` for an action reverted already. Directors (organizers, its directors) or staff.",
     "v1_tournaments_kept_apart_list": "Individual events: the pairs of players the draws never seat at one table. "
                                       "`reason` is shown to the organizers only. " + _PUBLIC,
     "v1_tournaments_kept_apart_create": "Keep two entered players apart in every draw from now on (a hard rule: a "

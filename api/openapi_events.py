@@ -8,7 +8,7 @@ for the schema; ``tests/api/test_generated_clients.py`` checks real payloads aga
 from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from tournaments.models import Match, Round, Stage
+from tournaments.models import DirectorAction, Match, Round, Stage
 
 from .serializers.matches import SidesPlayersSerializer
 from .serializers.variants import SideIntsSerializer, WINNERS
@@ -155,6 +155,27 @@ class StageEventDataSerializer(serializers.Serializer):
     stage = EventStageSerializer()
 
 
+class EventDirectorActionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=DirectorAction.Kind.choices)
+    match = serializers.IntegerField(allow_null=True, help_text="The match's id (its kinds), else null.")
+    entry = serializers.IntegerField(allow_null=True, help_text="The entry's id (its kinds), else null.")
+    params = serializers.DictField(help_text="The action's parameters, by kind (docs/api.md, the director's desk).")
+    reason = serializers.CharField()
+    actor = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    active = serializers.BooleanField(help_text="False once reverted.")
+    reverted_at = serializers.DateTimeField(allow_null=True)
+    reverted_by = serializers.IntegerField(allow_null=True)
+    revert_reason = serializers.CharField(allow_blank=True)
+
+
+class DirectorActionDataSerializer(serializers.Serializer):
+    action = EventDirectorActionSerializer()
+    match = EventMatchSerializer(allow_null=True, help_text="The match as the action left it (its kinds), else "
+                                                            "null.")
+
+
 class WebhookTestDataSerializer(serializers.Serializer):
     message = serializers.CharField()
 
@@ -203,5 +224,7 @@ STAGE_CLOSED = _webhook("stage.closed", "StageClosedEvent", StageEventDataSerial
                         "A stage was closed: its qualifiers are the next stage's entrants")
 STAGE_STARTED = _webhook("stage.started", "StageStartedEvent", StageEventDataSerializer,
                          "A stage was started: its pools or bracket are drawn")
+DIRECTOR_ACTION = _webhook("director.action", "DirectorActionEvent", DirectorActionDataSerializer,
+                           "A director's action was taken or reverted (the result and standings follow)")
 WEBHOOK_TEST = _webhook("webhook.test", "WebhookTestEvent", WebhookTestDataSerializer,
                         "A test event (the webhook's test button or `POST .../test/`)")

@@ -63,6 +63,7 @@ EXAMPLE_STANDINGS = OpenApiExample(
     value={"computed_at": "2026-11-21T15:42:07.118203+01:00", "count": 1, "next": None, "previous": None,
            "rows": [{"rank": 1, "team": 5, "played": 2, "won": 2, "drawn": 0, "lost": 0, "match_points": 4,
                      "games_won": 4, "games_lost": 1, "points_for": 468, "points_against": 301,
+                     "forfeits_won": 0, "forfeits_lost": 0, "withdrawn": False,
                      "tiebreaks": {"match_points": 4, "games_won": 4, "points_diff": 167, "buchholz": 2,
                                    "direct_encounter": 0},
                      "team_detail": {"id": 5, "name": "De Manilles", "club": {"id": 3, "name": "De Zwarte Kat"}}}],

@@ -8,6 +8,7 @@ from .views.common import NotFoundView
 from .views.confirmation import (
     ResultConfirmView, ResultDisputeView, ResultEventsView, ResultPaperView, ResultSettleView,
 )
+from .views.desk import DirectorActionViewSet
 from .views.matches import HandViewSet, MatchViewSet
 from .views.push import PushStreamView, PushTicketView
 from .views.registry import ClubViewSet, PlayerViewSet, TeamViewSet
@@ -34,6 +35,8 @@ router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/stages", Stag
 router.register("matches", MatchViewSet, basename="match")
 router.register("hands", HandViewSet, basename="hand")
 router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/webhooks", EndpointViewSet, basename="webhook")
+router.register(rf"tournaments/(?P<tournament_id>{TOURNAMENT_REF})/actions", DirectorActionViewSet,
+                basename="director-action")
 
 # Django tries the patterns in order, half a microsecond each (45 came before the hand POST's): the
 # busiest paths go first, the hand POST and the scoreboard, then the standings. No two patterns here

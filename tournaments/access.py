@@ -139,6 +139,12 @@ def is_organizer(user, tournament_id) -> bool:
     return _staff_or_listed(user, Tournament.organizers.through, tournament_id=tournament_id)
 
 
+def can_direct(user, tournament_id) -> bool:
+    """Tell whether ``user`` may take the director's actions in the tournament (tournaments/services/desk.py):
+    staff, its organizers and its directors (the one check of every door)."""
+    return is_director(user, tournament_id)
+
+
 def is_director(user, tournament_id) -> bool:
     """Tell whether ``user`` is a director of the tournament: staff, an organizer, or on its directors' list.
 

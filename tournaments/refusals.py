@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import vocabulary
 from tournaments.refusals_stages import STAGE_SENTENCES
 from tournaments.refusals_confirmation import CONFIRMATION_CATALOGUE, CONFIRMATION_SENTENCES
+from tournaments.desk_refusals import DESK_CATALOGUE, DESK_SENTENCES
 
 #: Each code (or ``(code, reason)``) and its sentence; ``%(name)s`` are the params (and ``ns_name``,
 #: ``ew_name``, ``team``: the sides' team names).
@@ -302,6 +303,7 @@ SENTENCES = {
     "push_unavailable": _("The push channel is unavailable for a moment: try again shortly."),
     ("push_unavailable", "server"): _("This server does not hold streams: the push channel is served by the ASGI "
                                       "server (see the README)."),
+    **DESK_SENTENCES,
 }
 
 #: A malformed value of a field of a hand's entry form (the workspace, the admin): what the field needs.
@@ -347,6 +349,7 @@ CATALOGUE = {
         "duplicate_player", "version_unknown", "format_unknown", "round_invalid", "inputs_invalid",
         "history_invalid", "pool_count", "stage_capacity", "qualification_invalid", "carry_over_invalid",
         "stage_inputs_invalid")},
+    **DESK_CATALOGUE,
     **{code: ("task", None) for code in ("not_found", "queue_unavailable", "error", "worker_lost", "not_started")},
     **{code: ("settings", 400) for code in (
         "unknown_variant", "invalid_tiebreaks", "draw_above_win", "bye_above_win", "tournament_exists",

@@ -21,6 +21,7 @@ EVENTS = (
     ("standings.updated", _("The standings were recomputed")),
     ("stage.closed", _("A stage was closed")),
     ("stage.started", _("A stage was started")),
+    ("director.action", _("A director's action was taken or reverted")),
 )
 EVENT_NAMES = tuple(name for name, _label in EVENTS)
 TEST_EVENT = "webhook.test"

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from tournaments import queue
-from tournaments.models import Game, Hand, Match, Round, Stage, Standing, Tournament
+from tournaments.models import DirectorAction, Game, Hand, Match, Round, Stage, Standing, Tournament
 from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
 
@@ -257,6 +257,18 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
         if stage is None:
             return None
         return stage.tournament, [(event, {"stage": _stage(stage)})]
+    if event == "director.action":
+        action = (DirectorAction.objects.select_related("tournament", *(f"match__{r}" for r in _MATCH_RELATED))
+                  .filter(pk=ids["action"]).first())
+        if action is None:
+            return None
+        data = {"action": {"id": action.pk, "kind": action.kind, "match": action.match_id, "entry": action.entry_id,
+                           "params": action.params, "reason": action.reason, "actor": action.actor_id,
+                           "created_at": action.created_at, "active": action.active,
+                           "reverted_at": action.reverted_at, "reverted_by": action.reverted_by_id,
+                           "revert_reason": action.revert_reason},
+                "match": _match(action.match) if action.match_id else None}
+        return action.tournament, [(event, data)]
     raise ValueError(f"unknown webhook event {event!r}")
 
 
@@ -277,6 +289,8 @@ def _tournament_id(event: str, ids: dict) -> int | None:
         return Game.objects.filter(pk=ids["game"]).values_list("match__round__tournament_id", flat=True).first()
     if event == "round.paired":
         return Round.objects.filter(pk=ids["round"]).values_list("tournament_id", flat=True).first()
+    if event == "director.action":
+        return DirectorAction.objects.filter(pk=ids["action"]).values_list("tournament_id", flat=True).first()
     return ids.get("tournament")
 
 

@@ -24,7 +24,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from tournaments import commit_cache, queue, versions
-from tournaments.models import Hand, Round, StandingsSnapshot
+from tournaments.models import DirectorAction, Hand, Round, StandingsSnapshot
 
 from . import push
 from tournaments.services.stages import stage_changed
@@ -109,6 +109,13 @@ def round_saved(sender, instance, created, raw=False, **kwargs):
 def standings_saved(sender, instance, raw=False, **kwargs):
     if not raw:
         emit("standings.updated", instance.tournament_id, tournament=instance.tournament_id)
+
+
+@receiver(post_save, sender=DirectorAction, dispatch_uid="webhooks.director_action_saved")
+def director_action_saved(sender, instance, created, raw=False, **kwargs):
+    """An action of the director's desk taken (created) or reverted (its one later save)."""
+    if not raw:
+        emit("director.action", instance.tournament_id, action=instance.pk)
 
 
 @receiver(post_save, sender=Endpoint, dispatch_uid="webhooks.endpoint_saved")

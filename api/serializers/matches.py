@@ -120,6 +120,24 @@ class StoredHandSerializer(serializers.Serializer):
     labels = serializers.ListField(child=serializers.CharField())
 
 
+FORFEITS = ["ns", "ew", "both"]
+FORFEIT_HELP = ("A forfeit (the director's desk): the side absent, `both` when both were (both lost); null when "
+                "played. A forfeit is not a match played: the standings count it apart.")
+DECIDED_BY = ["forfeit", "withdrawal", "adjusted", "decision"]
+DECIDED_BY_HELP = ("The director's action that decided the result (a forfeit, a withdrawal mid-match, an adjusted "
+                   "result, a drawn knockout decided); null when the games did.")
+
+
+class ForfeitField(serializers.ChoiceField):
+    """A match's ``forfeit``: its side absent, or null."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=FORFEITS, allow_null=True, read_only=True, help_text=FORFEIT_HELP, **kwargs)
+
+    def to_representation(self, value):
+        return value or None
+
+
 class MatchStateSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     games_won = SideIntsSerializer()
@@ -179,6 +197,8 @@ class ScoreboardSerializer(MatchStateSerializer):
                                                              "bye and in an individual event.")
     players = SidesPlayersSerializer(help_text="Each side's players, in every event.")
     best_of = serializers.IntegerField()
+    forfeit = serializers.ChoiceField(choices=FORFEITS, allow_null=True, help_text=FORFEIT_HELP)
+    decided_by = serializers.ChoiceField(choices=DECIDED_BY, allow_null=True, help_text=DECIDED_BY_HELP)
     next_multiplier = serializers.IntegerField(allow_null=True, help_text="What the next hand is worth.")
     current_game = serializers.IntegerField(allow_null=True)
     result_status = serializers.ChoiceField(

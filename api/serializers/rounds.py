@@ -8,7 +8,7 @@ from tournaments.selectors.clock import round_clock
 from tournaments.selectors.matches import team_summary
 
 from .individual import ClockSerializer, PlayerSummarySerializer
-from .matches import ClubRefSerializer, MatchPlayersMixin, TeamSummarySerializer, WinnerField
+from .matches import ClubRefSerializer, ForfeitField, MatchPlayersMixin, TeamSummarySerializer, WinnerField
 from .refs import RefSerializer
 
 
@@ -18,6 +18,7 @@ class RoundMatchSerializer(MatchPlayersMixin, serializers.ModelSerializer):
     ns = serializers.IntegerField(source="ns_id", allow_null=True,
                                   help_text="The first team's id; null in an individual event (see `players`).")
     winner = WinnerField()
+    forfeit = ForfeitField()
     ns_detail = serializers.SerializerMethodField(help_text="The first team: id, name and club; null in an "
                                                             "individual event.")
     ew_detail = serializers.SerializerMethodField(help_text="The second team: id, name and club; null for a bye and "
@@ -25,7 +26,8 @@ class RoundMatchSerializer(MatchPlayersMixin, serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "table", "ns", "ew", "bye", "players", "status", "winner", "ns_detail", "ew_detail"]
+        fields = ["id", "table", "ns", "ew", "bye", "players", "status", "winner", "forfeit", "ns_detail",
+                  "ew_detail"]
         read_only_fields = fields
 
     @extend_schema_field(TeamSummarySerializer(allow_null=True))
@@ -116,6 +118,11 @@ class StandingNumbersSerializer(serializers.Serializer):
     games_lost = serializers.IntegerField()
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
+    forfeits_won = serializers.IntegerField(help_text="Matches won by forfeit: not in `played` nor `won` (their "
+                                                      "match points, games and game points count).")
+    forfeits_lost = serializers.IntegerField(help_text="Matches lost by forfeit: not in `played` nor `lost`.")
+    withdrawn = serializers.BooleanField(help_text="Withdrawn from the event (never paired again); its results "
+                                                   "stand.")
     tiebreaks = serializers.DictField(help_text="Each metric of the tournament's ordered list, by name.")
     # A multi-stage event's rows, and a stage's (absent from a one-stage event's standings).
     stage = serializers.IntegerField(required=False, help_text="Multi-stage events: the stage the row ranks in (the "

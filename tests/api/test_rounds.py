@@ -155,6 +155,7 @@ def test_standings_before_and_after_a_computation(tournament, match, anon, score
     assert (first["rank"], first["team"], first["won"], first["games_won"]) == (1, match.ns_id, 1, 2)
     assert (second["team"], second["lost"], second["games_lost"]) == (match.ew_id, 1, 2)
     assert set(first) == {"rank", "team", "played", "won", "drawn", "lost", "match_points", "games_won",
-                          "games_lost", "points_for", "points_against", "tiebreaks", "team_detail"}
+                          "games_lost", "points_for", "points_against", "forfeits_won", "forfeits_lost",
+                          "withdrawn", "tiebreaks", "team_detail"}
     assert first["team_detail"] == {"id": match.ns_id, "name": match.ns.name,
                                     "club": {"id": match.ns.club_id, "name": match.ns.club.name}}

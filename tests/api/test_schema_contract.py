@@ -146,7 +146,7 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
              "hand.deleted": "HandDeletedEvent", "match.finished": "MatchFinishedEvent",
              "round.paired": "RoundPairedEvent", "standings.updated": "StandingsUpdatedEvent",
              "stage.closed": "StageClosedEvent", "stage.started": "StageStartedEvent",
-             "webhook.test": "WebhookTestEvent"}
+             "director.action": "DirectorActionEvent", "webhook.test": "WebhookTestEvent"}
     assert set(webhooks) == set(names)
     for event, component in names.items():
         body = webhooks[event]["post"]["requestBody"]["content"]["application/json"]["schema"]
@@ -160,6 +160,13 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
                        ("standings.updated", {"tournament": tournament.pk})):
         _, payloads = event_payloads(event, ids)
         sent += payloads
+    from tournaments.services.desk import desk_action_revert, desk_action_take
+
+    action = desk_action_take(tournament=tournament, match=match, kind="penalty", reason="slow play",
+                              params={"side": "ns", "points": 5}).action
+    sent += event_payloads("director.action", {"action": action.pk})[1]
+    desk_action_revert(action=action, reason="a mistake")
+    sent += event_payloads("director.action", {"action": action.pk})[1]
     game, hand_id = hand.game, hand.pk
     hand_delete_last(hand=hand, user=None)
     sent += event_payloads("hand.deleted", {"hand": hand_id, "game": game.pk, "number": 1})[1]
@@ -168,7 +175,8 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
         body = json.loads(json.dumps(_envelope(event, "6f1c2a5e-0b1d-4c55-9a43-2f4f7b0c9e11", tournament, data),
                                      cls=DjangoJSONEncoder))
         _validator(schema, names[event]).validate(body)
-    assert {event for event, _ in sent} >= {"hand.entered", "hand.deleted", "round.paired", "standings.updated"}
+    assert {event for event, _ in sent} >= {"hand.entered", "hand.deleted", "round.paired", "standings.updated",
+                                            "director.action"}
 
 
 def test_query_values_the_schema_calls_valid_are_accepted_and_others_refused(anon, club, tournament):

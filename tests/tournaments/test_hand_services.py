@@ -412,7 +412,8 @@ def test_the_hand_posts_statements_stay_within_psycopgs_statement_cache():
     from api.authentication import _tokens_sql
     from tournaments.services import games, hands, rows
 
-    insert = rows._insert_sql(((Game, hands.GAME_RESULT_FIELDS), (Match, games.MATCH_RESULT_FIELDS)))[0]
+    # The statement of a match without the director's actions (every match but a handful: ``match_result_fields``).
+    insert = rows._insert_sql(((Game, hands.GAME_RESULT_FIELDS), (Match, games.MATCH_PLAYED_FIELDS)))[0]
     statements = [insert, games._games_sql("postgresql"), games._lock_sql("postgresql", True, True),
                   games._lock_sql("postgresql", False, True), games._lock_sql("postgresql", True), _tokens_sql()]
     for sql in statements:  # a statement's parameters are its %s

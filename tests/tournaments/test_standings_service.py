@@ -32,7 +32,8 @@ def test_recompute_saves_rows_in_the_api_shape():
     assert data["computed_at"] is not None and len(data["rows"]) == 5
     first = data["rows"][0]
     assert set(first) == {"rank", "team", "played", "won", "drawn", "lost", "match_points", "games_won",
-                          "games_lost", "points_for", "points_against", "tiebreaks", "team_detail"}
+                          "games_lost", "points_for", "points_against", "forfeits_won", "forfeits_lost", "withdrawn",
+                          "tiebreaks", "team_detail"}
     assert first["team_detail"]["id"] == first["team"] and set(first["team_detail"]) == {"id", "name", "club"}
     assert list(first["tiebreaks"]) == ["match_points", "games_won", "points_diff", "buchholz", "direct_encounter"]
     assert [r["match_points"] for r in data["rows"]] == sorted((r["match_points"] for r in data["rows"]), reverse=True)

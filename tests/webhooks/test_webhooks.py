@@ -344,3 +344,19 @@ def test_the_log_keeps_the_last_deliveries(settings, django_capture_on_commit_ca
     finally:
         services.LOG_SIZE = old
     assert endpoint.deliveries.count() == 3 and len(receiver.requests) == 5
+
+
+def test_a_directors_action_and_its_reversal_reach_the_receiver(django_capture_on_commit_callbacks, organizer, match,
+                                                                tournament, receiver):
+    register(organizer, tournament, receiver, events=["director.action"])
+    url = f"/api/v1/tournaments/{tournament.pk}/actions/"
+    with django_capture_on_commit_callbacks(execute=True):
+        action = client_for(organizer).post(url, {"kind": "forfeit", "match": match.pk, "reason": "no-show",
+                                                  "params": {"absent": "ew"}}, format="json").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(organizer).post(f"{url}{action['id']}/revert/", {"reason": "they came"}, format="json")
+    assert receiver.events() == ["director.action", "director.action"]
+    taken, reverted = (json.loads(r["body"])["data"] for r in receiver.requests)
+    assert (taken["action"]["kind"], taken["action"]["active"], taken["match"]["winner"]) == ("forfeit", True, "ns")
+    assert (reverted["action"]["active"], reverted["action"]["revert_reason"], reverted["match"]["winner"]) == (
+        False, "they came", None)

@@ -1,10 +1,11 @@
-"""Rows the services compute (standings, snapshots, task records): shown, never edited."""
+"""Rows the services compute or keep (standings, snapshots, task records, the director's actions): shown, never
+edited."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.admin.base import RELATED_ONLY, _ComputedAdmin
-from tournaments.models import Standing, StandingsSnapshot, TaskRecord
+from tournaments.models import DirectorAction, Standing, StandingsSnapshot, TaskRecord
 
 
 @admin.register(Standing)
@@ -42,3 +43,17 @@ class TaskRecordAdmin(_ComputedAdmin):
     list_filter = ("kind", "status", ("tournament", RELATED_ONLY))
     search_fields = ("id", "tournament__name")
     list_select_related = ("tournament", "created_by")
+
+
+@admin.register(DirectorAction)
+class DirectorActionAdmin(_ComputedAdmin):
+    """The director's desk's record: taken and reverted through the desk (API, workspace), never edited here."""
+
+    list_display = ("tournament", "kind", "match", "entry", "reason", "actor", "created_at", "reverted_at")
+    list_filter = ("kind", ("tournament", RELATED_ONLY))
+    search_fields = ("tournament__name", "reason")
+    list_select_related = ("tournament", "match__round", "match__ns", "match__ew", "entry__team", "entry__player",
+                           "actor")
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -9,11 +9,12 @@ from .events import POINTS_MAX, STAGE_ONE_FIELDS, Entry, ForbiddenPair, KeptApar
 from .play import (CORRECTION_REASON_MAX, SEAT_CHOICES, SIDE_CHOICES, Game, Hand, Match, Round, RoundDraw, RoundSeat,
                    RoundSlot)
 from .confirmation import PersonalCode, ResultEvent
+from .desk import DESK_REASON_MAX, DirectorAction
 from .records import Standing, StandingsChange, StandingsSnapshot, TaskRecord
 
 __all__ = [
-    "CORRECTION_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES", "STAGE_ONE_FIELDS",
-    "Club", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "PersonalCode", "Player", "ResultEvent",
-    "Round", "RoundDraw", "RoundSeat", "RoundSlot", "Stage", "StageEntrant", "Standing",
+    "CORRECTION_REASON_MAX", "DESK_REASON_MAX", "POINTS_MAX", "SEAT_CHOICES", "SIDE_CHOICES", "STAGE_ONE_FIELDS",
+    "Club", "DirectorAction", "Entry", "ForbiddenPair", "Game", "Hand", "KeptApart", "Match", "PersonalCode", "Player",
+    "ResultEvent", "Round", "RoundDraw", "RoundSeat", "RoundSlot", "Stage", "StageEntrant", "Standing",
     "StandingsChange", "StandingsSnapshot", "TaskRecord", "Team", "Tournament",
 ]

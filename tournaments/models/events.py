@@ -63,6 +63,9 @@ class Tournament(models.Model):
     class Unconfirmed(models.TextChoices):
         COUNT = "count", "Count them in the standings (marked)"
         WAIT = "wait", "Wait for their confirmation"
+    class WithdrawalAward(models.TextChoices):
+        REMAINING = "remaining", "The remaining games to the opponents"
+        AS_STANDS = "as_stands", "The match as it stands"
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -102,6 +105,15 @@ class Tournament(models.Model):
     withdrawal = models.CharField(max_length=8, choices=Withdrawal.choices, default=Withdrawal.SIT_OUT,
                                   help_text="A player who withdraws mid-cycle: a reserve takes the seat, or the "
                                             "partner of each remaining round sits out.")
+    # The director's desk (tournaments/services/desk.py).
+    forfeit_points = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(1000)],
+        help_text="A forfeit: the game points each game awarded to the side present is worth (empty: the game's "
+                  "target).")
+    withdrawal_award = models.CharField(
+        max_length=10, choices=WithdrawalAward.choices, default=WithdrawalAward.REMAINING,
+        help_text="A side that withdraws mid-match: the remaining games go to the opponents at the target, or the "
+                  "match ends as it stands.")
     club_best_n = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(99)],
         help_text="Individual events: rank clubs by the mean of their N best players (empty: all players pooled).")

@@ -128,6 +128,16 @@ class Match(models.Model):
     result_at = models.DateTimeField(null=True, blank=True, help_text="Since when the result has its status.")
     result_reason = models.CharField(max_length=300, blank=True, default="",
                                      help_text="The dispute's reason, or the director's.")
+    # The director's desk: the active actions on the match's result (kind and parameters each, in the order
+    # taken), kept in step with its ``DirectorAction`` rows by tournaments/services/desk.py and read by
+    # ``match_result_apply``, which writes ``forfeit`` and ``decided_by`` with the rest of the result.
+    directives = models.JSONField(default=list, blank=True,
+                                  help_text="The director's active actions on the result (kept by the desk).")
+    forfeit = models.CharField(max_length=4, blank=True, default="",
+                               help_text="A forfeit: the side absent (ns, ew or both); empty when played.")
+    decided_by = models.CharField(max_length=12, blank=True, default="",
+                                  help_text="The director's action that decided the result (forfeit, withdrawal, "
+                                            "adjusted, decision); empty when the games did.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -13,7 +13,7 @@ class Standing(models.Model):
 
     #: The values a recompute writes (a team's or a player's row alike); ``tiebreaks``, the JSON field, last.
     COMPUTED = ("rank", "position", "played", "won", "drawn", "lost", "match_points", "games_won", "games_lost",
-                "points_for", "points_against", "tiebreaks")
+                "points_for", "points_against", "forfeits_won", "forfeits_lost", "withdrawn", "tiebreaks")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     # The stage the row ranks in (each stage has its own standings; a one-stage event's are stage 1's).
@@ -34,6 +34,9 @@ class Standing(models.Model):
     games_lost = models.PositiveIntegerField(default=0)
     points_for = models.BigIntegerField(default=0)  # 64-bit, as Match.points_ns
     points_against = models.BigIntegerField(default=0)
+    forfeits_won = models.PositiveIntegerField(default=0, help_text="Matches won by forfeit (not played).")
+    forfeits_lost = models.PositiveIntegerField(default=0, help_text="Matches lost by forfeit (not played).")
+    withdrawn = models.BooleanField(default=False, help_text="The entry withdrew from the event.")
     tiebreaks = models.JSONField(default=dict)
     computed_at = models.DateTimeField()
 

@@ -40,7 +40,7 @@ from .standings import StandingsRefused, ranked, resolve_metrics, totals_fields
 
 __all__ = ["FORMATS", "SIT_OUT_RULES", "PlayerInfo", "IndividualMatch", "SitOut", "IndividualRow",
            "IndividualClubRow", "compute_individual_standings", "individual_context", "individual_metrics",
-           "rank_individual_standings", "match_records", "sit_out_record", "sit_out_score",
+           "rank_individual_standings", "match_records", "sit_out_record", "sit_out_score", "forfeit_sitting",
            "individual_club_standings", "table_winners"]
 
 FORMATS: dict[str, tuple[str, ...]] = {"tables": ("points_for", "games_won"), "swiss": ("match_points",)}
@@ -55,6 +55,9 @@ class PlayerInfo:
     player: int
     club: int | None = None
     number: int = 0
+    withdrawn: bool = False
+    #: The director's deductions from the player's standings totals: (metric, amount) each.
+    deductions: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,10 @@ class IndividualMatch:
     games_ew: int = 0
     points_ns: int = 0
     points_ew: int = 0
+    #: A forfeit (the director's desk): the players absent. They lose it, the players of the other side win it
+    #: (when none of theirs is absent), and a present partner of an absent player sits the round out, scored as
+    #: the house rule scores a sit-out (a ``SitOut`` the caller gives: ``forfeit_sitting``).
+    absent: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +99,7 @@ class IndividualRow(Totals):
     rank: int = 0
     position: int = 0
     tiebreaks: dict[str, int] = field(default_factory=dict)
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,14 +158,38 @@ def match_records(match: IndividualMatch, settings: PointsSettings) -> tuple[Mat
     if match.winner not in _WINNERS:
         raise StandingsRefused("unknown_winner", f"match {match.match}: unknown winner {match.winner!r}",
                                match=match.match, winner=match.winner)
-    if not match.winner:
+    if not match.winner and not match.absent:
         return ()
+    if match.absent:
+        return _forfeit_records(match, settings)
     o_ns, mp_ns, o_ew, mp_ew = _match_points(match.winner, settings)
     rnd, (a, b), (c, d) = match.round, match.ns, match.ew
     ns = (o_ns, mp_ns, match.games_ns, match.games_ew, match.points_ns, match.points_ew)
     ew = (o_ew, mp_ew, match.games_ew, match.games_ns, match.points_ew, match.points_ns)
     return (MatchRecord(rnd, a, c, *ns, b, d), MatchRecord(rnd, b, c, *ns, a, d),
             MatchRecord(rnd, c, a, *ew, d, b), MatchRecord(rnd, d, a, *ew, c, b))
+
+
+def forfeit_sitting(match: IndividualMatch) -> tuple[int, ...]:
+    """The players of a forfeit who sit the round out: the present partners of the absent players."""
+    return tuple(p for pair in (match.ns, match.ew) if set(pair) & set(match.absent) for p in pair
+                 if p not in match.absent)
+
+
+def _forfeit_records(match: IndividualMatch, settings: PointsSettings) -> tuple[MatchRecord, ...]:
+    """A forfeit's records, unplayed for everyone (no opponent, as ``tournaments.ranking.metrics`` says): "-" for
+    the absent players, "+" with the match's games and points for the players of a side without an absentee."""
+    rnd, out = match.round, []
+    for pair, other, games, lost, points, against in (
+            (match.ns, match.ew, match.games_ns, match.games_ew, match.points_ns, match.points_ew),
+            (match.ew, match.ns, match.games_ew, match.games_ns, match.points_ew, match.points_ns)):
+        whole = not set(pair) & set(match.absent)
+        for p in pair:
+            if p in match.absent:
+                out.append(MatchRecord(rnd, p, None, "-", 0))
+            elif whole:
+                out.append(MatchRecord(rnd, p, None, "+", settings.points_win, games, lost, points, against))
+    return tuple(out)
 
 
 def sit_out_record(sit_out: SitOut) -> MatchRecord:
@@ -186,7 +218,7 @@ def individual_context(
     for p in players:
         if p.player in infos:
             raise StandingsRefused("player_listed_twice", f"player {p.player} listed twice", player=p.player)
-        infos[p.player] = TeamInfo(p.player, p.club, p.number)
+        infos[p.player] = TeamInfo(p.player, p.club, p.number, withdrawn=p.withdrawn, deductions=p.deductions)
     seated: set[tuple[int, int]] = set()  # (round, player)
     records: list[MatchRecord] = []
     for m in matches:
@@ -194,8 +226,10 @@ def individual_context(
         if len(four) != 4 or len(set(four)) != 4:
             raise StandingsRefused("player_twice_in_match", f"match {m.match}: seats {four}", match=m.match,
                                    players=list(four))
+        sitting = forfeit_sitting(m)
         for p in four:
-            _seat(p, m.round, infos, seated, match=m.match)
+            if p not in sitting:  # seated by its sit-out
+                _seat(p, m.round, infos, seated, match=m.match)
         records += match_records(m, settings)
     for s in sit_outs:
         _seat(s.player, s.round, infos, seated, match=None)
@@ -217,8 +251,8 @@ def rank_individual_standings(ctx: Context, *, format: str, metrics: Sequence[st
                               ) -> list[IndividualRow]:
     """Rank the players of a built (or kept up to date) individual ``Context``: one row a player, in rank order."""
     names = individual_metrics(format, metrics)
-    totals = ctx.totals
-    return [IndividualRow(*totals_fields(totals[p]), rank, position, tiebreaks, player=p)
+    totals, players = ctx.totals, ctx.teams
+    return [IndividualRow(*totals_fields(totals[p]), rank, position, tiebreaks, players[p].withdrawn, player=p)
             for position, (p, rank, tiebreaks) in enumerate(ranked(ctx, names), start=1)]
 
 

@@ -26,6 +26,13 @@ chosen here:
 * Cuts (Buchholz cut-1, median) first remove the contributions of voluntary unplayed rounds, then
   the lowest (and for the median the highest) values.
 * A withdrawn team's played results stand for everyone.
+* A forfeit (the director's desk: a side absent) is an unplayed round for both sides, as C.07 art. 16
+  treats one: the winner's is worth its match points (outcome "+") and the loser's nothing (outcome "-"),
+  each counts against the virtual opponent (the side's own score) in its Buchholz, and a forfeit loss is a
+  voluntary unplayed round for the cuts. Its games and game points count as the director's award fixed
+  them. Forfeits are counted apart from matches played (``forfeits_won``, ``forfeits_lost``).
+* A deduction (the director's desk: a penalty on an entrant's standings total) comes off the named
+  total, ``match_points`` or ``points_for``, before anything is ranked (``TeamInfo.deductions``).
 
 Match points are integers (win/draw/bye values are tournament settings), so every metric is an
 integer: Sonneborn-Berger is the opponent's adjusted score times the match points earned against
@@ -58,7 +65,7 @@ class MatchRecord(NamedTuple):
     round: int
     team: int
     opponent: int | None
-    outcome: str  # "W", "D", "L", "B" for a bye, "S" for an individual event's sit-out
+    outcome: str  # "W", "D", "L", "B" for a bye, "S" for an individual event's sit-out, "+"/"-" a forfeit won/lost
     points: int  # match points earned
     games_won: int = 0
     games_lost: int = 0
@@ -76,6 +83,12 @@ class TeamInfo(NamedTuple):
     seed: int | None = None
     absent_rounds: frozenset[int] = frozenset()
     withdrawn: bool = False
+    #: The director's deductions from the standings totals: (metric, amount) each (``DEDUCTIBLE``).
+    deductions: tuple[tuple[str, int], ...] = ()
+
+
+#: The totals a director's deduction may come off.
+DEDUCTIBLE = ("match_points", "points_for")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +102,9 @@ class PointsSettings:
 class Totals:
     """A competitor's results summed once: the counts of its standings row, read by the simple metrics.
 
-    A bye or a sit-out (a record without an opponent) is not a match played: it adds its match
-    points, games and game points, not to ``played``, ``won``, ``drawn`` nor ``lost``.
+    A bye, a sit-out or a forfeit (a record without an opponent) is not a match played: it adds its
+    match points, games and game points, not to ``played``, ``won``, ``drawn`` nor ``lost``; a forfeit
+    counts in ``forfeits_won`` or ``forfeits_lost``.
     """
 
     played: int = 0
@@ -105,6 +119,8 @@ class Totals:
     points_for: int = 0
     points_against: int = 0
     sit_outs: int = 0  # rounds sat out in an individual event (scored by the house rule)
+    forfeits_won: int = 0  # matches won by forfeit (the director's desk), not played
+    forfeits_lost: int = 0  # matches lost by forfeit, not played
 
     @classmethod
     def of(cls, records: list[MatchRecord]) -> Totals:
@@ -113,13 +129,15 @@ class Totals:
         _, _, opponents, outcomes, points, games_won, games_lost, points_for, points_against, *_ = zip(*records)
         unplayed = opponents.count(None)
         byes = outcomes.count("B")
+        forfeits_won, forfeits_lost = (outcomes.count("+"), outcomes.count("-")) if unplayed else (0, 0)
         match_points = sum(points)
         unplayed_points = sum(p for o, p in zip(opponents, points) if o is None) if unplayed else 0
         return cls(played=len(records) - unplayed, won=outcomes.count("W"), drawn=outcomes.count("D"),
                    lost=outcomes.count("L"), byes=byes, match_points=match_points,
                    played_points=match_points - unplayed_points, games_won=sum(games_won),
                    games_lost=sum(games_lost), points_for=sum(points_for), points_against=sum(points_against),
-                   sit_outs=unplayed - byes)
+                   sit_outs=unplayed - byes - forfeits_won - forfeits_lost, forfeits_won=forfeits_won,
+                   forfeits_lost=forfeits_lost)
 
 
 _by_round = attrgetter("round")
@@ -181,6 +199,12 @@ class Context:
         recs = self.records[team]
         recs.sort(key=_by_round)
         sums = self.totals[team] = Totals.of(recs)
+        for name, amount in self.teams[team].deductions:
+            if name == "match_points":
+                sums.match_points -= amount
+                sums.played_points -= amount
+            elif name == "points_for":
+                sums.points_for -= amount
         if self.entry == "teams":
             self.opponents[team] = [r.opponent for r in recs if r.opponent is not None]
         else:  # both players of the other side
@@ -192,14 +216,15 @@ class Context:
         return [r for r in self.records[team] if r.opponent is not None]
 
     def unplayed(self, team: int) -> int:
-        """Rounds without an opponent: byes, sit-outs and absences."""
+        """Rounds without an opponent: byes, sit-outs, forfeits and absences."""
         sums = self.totals[team]
-        return sums.byes + sums.sit_outs + len(self.teams[team].absent_rounds)
+        return (sums.byes + sums.sit_outs + sums.forfeits_won + sums.forfeits_lost
+                + len(self.teams[team].absent_rounds))
 
     def opponent_values(self, team: int) -> list[tuple[int, bool]]:
         """Buchholz contributions of every round: (value, is a voluntary unplayed round)."""
         own = self.score[team]
-        values = [(self.adjusted[r.opponent], False) if r.opponent is not None else (own, False)
+        values = [(self.adjusted[r.opponent], False) if r.opponent is not None else (own, r.outcome == "-")
                   for r in self.records[team]]
         values += [(own, True) for _ in self.teams[team].absent_rounds]
         return values

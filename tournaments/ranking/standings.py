@@ -53,6 +53,7 @@ class StandingRow(Totals):
     rank: int = 0
     position: int = 0
     tiebreaks: dict[str, int] = field(default_factory=dict)
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +101,8 @@ def compute_standings(
 
 def rank_standings(ctx: Context, metrics: Sequence[str] | None = None) -> list[StandingRow]:
     """Rank the teams of a built ``Context`` (see ``Context.replace`` to keep one up to date)."""
-    totals = ctx.totals
-    return [StandingRow(*totals_fields(totals[t]), rank, position, tiebreaks, team=t)
+    totals, teams = ctx.totals, ctx.teams
+    return [StandingRow(*totals_fields(totals[t]), rank, position, tiebreaks, teams[t].withdrawn, team=t)
             for position, (t, rank, tiebreaks) in enumerate(ranked(ctx, metrics), start=1)]
 
 
@@ -180,7 +181,7 @@ totals_fields = attrgetter(*Totals.__slots__)  # a Totals' values in field order
 
 def match_point_share(row: StandingRow, settings: PointsSettings) -> tuple[int, int] | None:
     """The match points a team earned and could have earned in the rounds it has a result for."""
-    rounds = row.played + row.byes
+    rounds = row.played + row.byes + row.forfeits_won + row.forfeits_lost
     if not rounds or not settings.points_win:
         return None
     return row.match_points, rounds * settings.points_win

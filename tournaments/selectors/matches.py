@@ -117,6 +117,9 @@ def scoreboard_of(match: Match) -> dict:
         **_match_summary(match, current),
         "result_status": confirmation.status_of(match, tournament),
         "result_mark": (match.result_mark or None) if confirmation.status_of(match, tournament) else None,
+        # The director's desk: the side absent from a forfeit, and the action that decided the result.
+        "forfeit": match.forfeit or None,
+        "decided_by": match.decided_by or None,
         "next_multiplier": current.next_multiplier if playing else None,
         "current_game": current.number if playing else None,
         # In the configured zone with its offset, as DRF renders every other time of the API (docs/api.md).

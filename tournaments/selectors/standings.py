@@ -8,7 +8,8 @@ from django.db.models.functions import Coalesce
 from tournaments.models import Club, Entry, Stage, StageEntrant, Standing, StandingsSnapshot, TaskRecord, Tournament
 
 
-NUMBERS = ("played", "won", "drawn", "lost", "match_points", "games_won", "games_lost", "points_for", "points_against")
+NUMBERS = ("played", "won", "drawn", "lost", "match_points", "games_won", "games_lost", "points_for", "points_against",
+           "forfeits_won", "forfeits_lost", "withdrawn")
 
 
 def _numbers(row: dict, metrics: list[str]) -> dict:

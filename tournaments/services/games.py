@@ -138,7 +138,17 @@ def match_locked(row, match_id: int, viewer=None) -> Match:
 
 
 #: The fields ``match_result_apply`` sets.
-MATCH_RESULT_FIELDS = ("games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status")
+MATCH_RESULT_FIELDS = ("games_won_ns", "games_won_ew", "points_ns", "points_ew", "winner", "status", "forfeit",
+                       "decided_by")
+#: Those of a match without the director's actions (``Match.directives`` empty): its ``forfeit`` and
+#: ``decided_by`` are empty and stay so (the desk writes every field when it removes its last action), so the
+#: hand's one statement leaves them out and keeps within psycopg's statement cache (``match_result_fields``).
+MATCH_PLAYED_FIELDS = MATCH_RESULT_FIELDS[:6]
+
+
+def match_result_fields(match: Match) -> tuple[str, ...]:
+    """The result fields a write of the match's applied result must include (``MATCH_PLAYED_FIELDS``)."""
+    return MATCH_RESULT_FIELDS if match.directives else MATCH_PLAYED_FIELDS
 
 
 def match_refresh_result(match: Match, games: list[Game] | None = None) -> None:
@@ -159,9 +169,12 @@ def match_result_apply(match: Match, games: list[Game] | None = None, *, walkove
     The one place a match's result is worked out: a bye (no ``ew`` team) is won by its team and a
     walkover (``walkover``: the side that wins it) by that side, both without games. The tournament's match
     length decides when the games are enough (``match_length_result``); a timed match is judged by its
-    round's clock at ``at`` (the table's time of the hand that changed it; now by default).
+    round's clock at ``at`` (the table's time of the hand that changed it; now by default). The director's
+    active actions on the match (``Match.directives``, kept by tournaments/services/desk.py) are applied
+    here, after every hand as after the action itself (``desk_result``).
     """
     was = match.status
+    match.forfeit = match.decided_by = ""
     if match.is_bye or walkover:
         match.games_won_ns = match.games_won_ew = match.points_ns = match.points_ew = 0
         match.winner = walkover or Match.Winner.NS
@@ -171,6 +184,9 @@ def match_result_apply(match: Match, games: list[Game] | None = None, *, walkove
         games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
     else:
         games = [(g.status, g.winner, g.total_ns, g.total_ew) for g in games]
+    if match.directives:
+        _desk_apply(match, games, at)
+        return match.status != was
     winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
     match.points_ns = sum(ns for _, _, ns, _ in games)
     match.points_ew = sum(ew for _, _, _, ew in games)
@@ -196,6 +212,130 @@ def match_result_apply(match: Match, games: list[Game] | None = None, *, walkove
     else:
         match.status = Match.Status.SCHEDULED
     return match.status != was
+
+
+def _desk_apply(match: Match, games: list[tuple], at: datetime | None) -> None:
+    """``match_result_apply``'s part for a match with the director's actions: ``desk_result`` over its games."""
+    tournament = match.round.tournament
+    length = tournament.match_length
+    over = length == Tournament.MatchLength.TIMED and time_over(match.round, at or timezone.now())
+    result = desk_result(match.directives, games, length=length, best_of=tournament.effective_best_of,
+                         match_games=tournament.match_games, time_over=over)
+    (match.games_won_ns, match.games_won_ew, match.points_ns, match.points_ew, match.winner, finished,
+     match.forfeit, match.decided_by) = result
+    if finished:
+        match.status = Match.Status.FINISHED
+    elif games:
+        match.status = Match.Status.PLAYING
+    else:
+        match.status = Match.Status.SCHEDULED
+
+
+def forfeit_game_points(tournament: Tournament) -> int:
+    """What a game awarded by the director (a forfeit, a withdrawal's remaining games) is worth: the event's
+    ``forfeit_points``, else the game's target (0 for a variant of a fixed number of deals without one)."""
+    if tournament.forfeit_points is not None:
+        return tournament.forfeit_points
+    return tournament.variant_obj.rules(tournament.options or {}).target or 0
+
+
+def games_needed(length: str, best_of: int, match_games: int | None) -> int:
+    """The games a side needs to win the match: a majority of ``best_of``, every game of a ``games`` match, one
+    of a timed match."""
+    if length == Tournament.MatchLength.BEST_OF:
+        return best_of // 2 + 1
+    if length == Tournament.MatchLength.GAMES:
+        return match_games or 1
+    return 1
+
+
+def desk_result(directives: list[dict], games: list[tuple], *, length: str, best_of: int, match_games: int | None,
+                time_over: bool) -> tuple:
+    """A match's result under the director's active actions, from its games (``(status, winner, total_ns,
+    total_ew)`` each, in order): (games won ns, ew, points ns, ew, winner, finished, forfeit, decided by).
+
+    Plain values in, plain values out (no database). In order of precedence: an adjusted result is the result;
+    else a forfeit (one side absent: the other wins the games needed at its ``game_points`` each, 0 against;
+    both absent: both lose, 0 each, no winner); else a withdrawal mid-match (``remaining``: the game in play and
+    the games still needed go to the opponents at its ``game_points`` each, the finished games standing; ``as_stands``:
+    the match ends as it stands, the game in play counted for its points); else the games. Then the penalties'
+    game points come off (before a ``games`` or timed match is judged on points), and a decision names the
+    winner of a match that ends drawn.
+    """
+    kinds: dict[str, dict] = {}
+    penalty = {"ns": 0, "ew": 0}
+    for d in directives:
+        if d["kind"] == "penalty":
+            if "side" in d:  # (an individual event's penalty of one player is their standings total's)
+                penalty[d["side"]] += int(d["points"])
+        else:
+            kinds[d["kind"]] = d
+    finished_winners = [winner or None for status, winner, _, _ in games if status == "finished"]
+    in_play = any(status != "finished" for status, *_ in games)
+    points = [sum(g[2] for g in games), sum(g[3] for g in games)]
+    decided_by, forfeit = "", ""
+    if "adjusted" in kinds:
+        a = kinds["adjusted"]
+        won = {"ns": int(a["games_won_ns"]), "ew": int(a["games_won_ew"])}
+        points = [int(a["points_ns"]) - penalty["ns"], int(a["points_ew"]) - penalty["ew"]]
+        return won["ns"], won["ew"], points[0], points[1], a["winner"], True, "", "adjusted"
+    if "forfeit" in kinds:
+        absent = kinds["forfeit"]["absent"]
+        if absent == "both":
+            return 0, 0, -penalty["ns"], -penalty["ew"], "", True, "both", "forfeit"
+        present, game_points = "ew" if absent == "ns" else "ns", int(kinds["forfeit"]["game_points"])
+        needed = games_needed(length, best_of, match_games)
+        won = {present: needed, absent: 0}
+        pts = {present: needed * game_points - penalty[present], absent: -penalty[absent]}
+        return won["ns"], won["ew"], pts["ns"], pts["ew"], present, True, absent, "forfeit"
+    if "withdrawal" in kinds:
+        w = kinds["withdrawal"]
+        side = w["side"]
+        other = "ew" if side == "ns" else "ns"
+        decided_by = "withdrawal"
+        winners = list(finished_winners)
+        if w["award"] == "remaining":
+            game_points = int(w["game_points"])
+            index = {"ns": 0, "ew": 1}
+            for status, _, ns, ew in games:
+                if status != "finished":  # the game in play goes to the opponents
+                    points[0] -= ns
+                    points[1] -= ew
+                    points[index[other]] += game_points
+                    winners.append(other)
+            needed = games_needed(length, best_of, match_games)
+            if length == Tournament.MatchLength.BEST_OF:
+                more = max(0, needed - winners.count(other))
+            elif length == Tournament.MatchLength.GAMES:
+                more = max(0, needed - len(winners))
+            else:
+                more = 0
+            winners += [other] * more
+            points[index[other]] += more * game_points
+        won = {"ns": winners.count("ns"), "ew": winners.count("ew")}
+        finished, winner = True, _judged(won, (points[0] - penalty["ns"], points[1] - penalty["ew"]))
+    else:
+        if length == Tournament.MatchLength.BEST_OF:
+            result = scoring.fold_match(best_of if finished_winners else 1, finished_winners)
+            won, finished, winner = result.games_won, result.finished, result.winner
+        else:
+            won, finished, winner = match_length_result(
+                length, match_games, finished_winners, (points[0] - penalty["ns"], points[1] - penalty["ew"]),
+                in_play=in_play, time_over=time_over)
+    points = [points[0] - penalty["ns"], points[1] - penalty["ew"]]
+    winner = (winner or "") if finished else ""
+    if finished and winner == "draw" and "decision" in kinds:
+        winner, decided_by = kinds["decision"]["winner"], "decision"
+    return won["ns"], won["ew"], points[0], points[1], winner, finished, forfeit, decided_by
+
+
+def _judged(won: dict, points: tuple[int, int]) -> str:
+    """The winner of a match ended now: on games won, then on points, else a draw."""
+    if won["ns"] != won["ew"]:
+        return "ns" if won["ns"] > won["ew"] else "ew"
+    if points[0] != points[1]:
+        return "ns" if points[0] > points[1] else "ew"
+    return "draw"
 
 
 def match_length_result(length: str, games_wanted: int | None, winners: list[str | None], points: tuple[int, int],

@@ -27,7 +27,6 @@ from tournaments.services import confirmation
 from tournaments.selectors.clock import time_over
 from tournaments.services.errors import Conflict, IdempotencyKeyMismatch
 from tournaments.services.games import (
-    MATCH_RESULT_FIELDS,
     NextHand,
     _game_start_locked,
     _violation,
@@ -38,6 +37,7 @@ from tournaments.services.games import (
     match_lock_with_games,
     match_refresh_result,
     match_result_apply,
+    match_result_fields,
     match_result_saved,
 )
 from tournaments.services.hand_data import (
@@ -138,7 +138,7 @@ def _insert_hand(hand: Hand, user, reason: str, game: Game, match: Match) -> Non
     receiver told to skip it (``skip_history_when_saving``); the other receivers (webhooks) hear it.
     """
     _audit(hand, user, reason)
-    updates = ((game, GAME_RESULT_FIELDS), (match, MATCH_RESULT_FIELDS))
+    updates = ((game, GAME_RESULT_FIELDS), (match, match_result_fields(match)))
     if not insert_with_history(hand, getattr(hand._history_user, "pk", None), reason, updates):
         hand.save()
         for instance, names in updates:

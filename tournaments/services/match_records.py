@@ -12,7 +12,7 @@ from tournaments.ranking import MatchRecord, PointsSettings
 MATCH_COLUMNS = "m.id, r.number, m.ns_id, m.ew_id, " \
                 "CASE WHEN m.result_status IN ('entered', 'disputed') AND t.confirmation = 'opponents' " \
                 "AND t.unconfirmed = 'wait' THEN 'unconfirmed' ELSE m.status END, " \
-                "m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew"
+                "m.winner, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew, m.forfeit"
 
 FINISHED = Match.Status.FINISHED.value
 
@@ -26,9 +26,14 @@ class Records:
         self.outcomes = {"ns": ("W", win, "L", 0), "ew": ("L", 0, "W", win), "draw": ("D", draw, "D", draw)}
 
     def __call__(self, row: tuple) -> tuple[MatchRecord, ...]:
-        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew = row
+        _, rnd, ns, ew, status, winner, gw_ns, gw_ew, p_ns, p_ew, forfeit = row
         if ew is None:
             return (MatchRecord(rnd, ns, None, "B", self.bye),)
+        if forfeit and status == FINISHED:  # unplayed for both sides: no opponent (tournaments/ranking/metrics.py)
+            win = self.outcomes["ns"][1]
+            ns_won, ew_won = forfeit == "ew", forfeit == "ns"
+            return (MatchRecord(rnd, ns, None, "+" if ns_won else "-", win if ns_won else 0, gw_ns, gw_ew, p_ns, p_ew),
+                    MatchRecord(rnd, ew, None, "+" if ew_won else "-", win if ew_won else 0, gw_ew, gw_ns, p_ew, p_ns))
         if status != FINISHED or winner not in self.outcomes:
             return ()
         o_ns, mp_ns, o_ew, mp_ew = self.outcomes[winner]

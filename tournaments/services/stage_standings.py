@@ -123,7 +123,7 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
         present[ns].add(rnd)
         if ew is not None:
             present[ew].add(rnd)
-        records.extend(records_of(row[:10]))
+        records.extend(records_of(row[:-1]))  # the match's columns, without its table
     teams = [TeamInfo(e.competitor, e.club, e.seed, frozenset(numbers - present[e.competitor]), e.withdrawn)
              for e in field]
     carried = {e.competitor: e.carried for e in field if e.carried is not None}

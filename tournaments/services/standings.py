@@ -157,6 +157,14 @@ WHERE r.tournament_id = %s
 """
 
 
+# The director's active deductions from the teams' standings totals (tournaments/services/desk.py).
+_DEDUCTIONS_SQL = """
+SELECT e.team_id, a.params
+FROM tournaments_directoraction a JOIN tournaments_entry e ON e.id = a.entry_id
+WHERE a.tournament_id = %s AND a.kind = 'deduction' AND a.reverted_at IS NULL AND e.team_id IS NOT NULL
+ORDER BY a.id
+"""
+
 
 
 def _load(tournament: Tournament, pts: PointsSettings):
@@ -168,6 +176,11 @@ def _load(tournament: Tournament, pts: PointsSettings):
         numbers = {number for number, in cursor.fetchall()}
         cursor.execute(_MATCHES_SQL, [tournament.pk])
         matches = {row[0]: row for row in cursor.fetchall()}
+        cursor.execute(_DEDUCTIONS_SQL, [tournament.pk])
+        deductions: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for team, params in cursor.fetchall():
+            params = _json(params)
+            deductions[team].append((params["metric"], int(params["amount"])))
     records_of = _Records(pts)
     present: dict[int, set[int]] = defaultdict(set)
     records: dict[int, tuple[MatchRecord, ...]] = {}
@@ -177,7 +190,7 @@ def _load(tournament: Tournament, pts: PointsSettings):
         if ew is not None:
             present[ew].add(rnd)
         records[row[0]] = records_of(row)
-    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn)
+    teams = [TeamInfo(team, club, seed, frozenset(numbers - present[team]), withdrawn, tuple(deductions[team]))
              for team, club, seed, withdrawn in entries]
     clubs = {team: club for team, club, _, _ in entries}
     return teams, matches, records, clubs

@@ -15,25 +15,44 @@ import uuid
 from django.utils import timezone
 
 from tournaments.live import publish_standings_changed
+from tournaments.models import DirectorAction, Entry, Match, RoundSeat, Standing, StandingsSnapshot, Tournament
 from tournaments.selectors import confirmation
-from tournaments.models import Entry, Match, RoundSeat, Standing, StandingsSnapshot, Tournament
 from tournaments.ranking import METRICS
 from tournaments.ranking.individual import (
     IndividualMatch,
     PlayerInfo,
     SitOut,
     compute_individual_standings,
+    forfeit_sitting,
     individual_club_standings,
     individual_metrics,
     sit_out_score,
 )
 
 
+def _absent(match: dict) -> tuple[int, ...]:
+    """The players absent from a forfeited match (its active forfeit's ``players``), when a forfeit decided it."""
+    if not match["forfeit"] or match["status"] != Match.Status.FINISHED:
+        return ()
+    forfeit = next((d for d in match["directives"] if d["kind"] == "forfeit"), {})
+    return tuple(forfeit.get("players", ()))
+
+
 def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
     """The pure ranking's inputs from the rows: the entered players, the finished matches, the sit-outs scored."""
-    players = [PlayerInfo(player=p, club=c, number=n or 0) for p, c, n in Entry.objects.filter(
-        tournament=tournament, player__isnull=False, reserve=False).values_list(
-        "player_id", "player__club_id", "start_number")]
+    # The director's desk: a deduction from a player's total, and a penalty of one player's game points.
+    deductions: dict[int, list[tuple[str, int]]] = {}
+    for kind, player, params in DirectorAction.objects.filter(
+            tournament=tournament, reverted_at__isnull=True, kind__in=("deduction", "penalty")).values_list(
+            "kind", "entry__player_id", "params").order_by("id"):
+        if kind == "deduction" and player is not None:
+            deductions.setdefault(player, []).append((params["metric"], int(params["amount"])))
+        elif kind == "penalty" and "player" in params:
+            deductions.setdefault(params["player"], []).append(("points_for", int(params["points"])))
+    players = [PlayerInfo(player=p, club=c, number=n or 0, withdrawn=w, deductions=tuple(deductions.get(p, ())))
+               for p, c, n, w in Entry.objects.filter(tournament=tournament, player__isnull=False,
+                                                      reserve=False).values_list(
+                   "player_id", "player__club_id", "start_number", "withdrawn")]
     seats: dict[int, dict[str, int]] = {}
     out: list[tuple[int, int]] = []
     for match_id, player, seat, number in RoundSeat.objects.filter(round__tournament=tournament).values_list(
@@ -46,7 +65,7 @@ def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], li
     waiting = confirmation.waits(tournament)
     for m in Match.objects.filter(round__tournament=tournament).values(
             "id", "round__number", "table", "winner", "status", "games_won_ns", "games_won_ew", "points_ns",
-            "points_ew", "result_status"):
+            "points_ew", "result_status", "forfeit", "directives"):
         s = seats.get(m["id"], {})
         if len(s) != 4:
             continue
@@ -55,12 +74,14 @@ def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], li
             winner=m["winner"] if m["status"] == Match.Status.FINISHED and not (
                 waiting and m["result_status"] in confirmation.WAITING) else "",
             games_ns=m["games_won_ns"], games_ew=m["games_won_ew"], points_ns=m["points_ns"],
-            points_ew=m["points_ew"]))
+            points_ew=m["points_ew"], absent=_absent(m)))
     fixed = tournament.sit_out_fixed or {}
     fixed_score = (fixed.get("match_points", 0), fixed.get("games_won", 0), fixed.get("points_for", 0))
     by_round: dict[int, list[IndividualMatch]] = {}
     for m in matches:
-        by_round.setdefault(m.round, []).append(m)
+        if not m.absent:  # a forfeit is not played: the round's sit-out mean leaves it out
+            by_round.setdefault(m.round, []).append(m)
+    out += [(p, m.round) for m in matches for p in forfeit_sitting(m)]  # an absent player's partner sits out
     sit_outs = []
     for player, number in out:
         mp, games, points = sit_out_score(tournament.sit_out_score, by_round.get(number, []), fixed=fixed_score,

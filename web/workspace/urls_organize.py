@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from . import exports, organize, organize_draw, organize_entries, organize_players, organize_rounds, organize_stages
+from . import (
+    exports, organize, organize_desk, organize_draw, organize_entries, organize_players, organize_rounds, organize_stages,
+)
 
 urlpatterns = [
     path("t/<slug:slug>/", organize.dashboard, name="tournament"),
@@ -40,6 +42,9 @@ urlpatterns = [
     path("t/<slug:slug>/stages/<int:number>/reopen/", organize_stages.stage_reopen_view, name="stage-reopen"),
     path("t/<slug:slug>/stages/<int:number>/edit/", organize_stages.stage_edit_view, name="stage-edit"),
     path("t/<slug:slug>/stages/<int:number>/place/", organize_stages.stage_place_view, name="stage-place"),
+    path("t/<slug:slug>/actions/", organize_desk.desk, name="actions"),
+    path("t/<slug:slug>/actions/take/", organize_desk.desk_take, name="actions-take"),
+    path("t/<slug:slug>/actions/<int:action_id>/revert/", organize_desk.desk_revert, name="actions-revert"),
     path("t/<slug:slug>/rounds/<int:number>/", organize_rounds.round_view, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/change/", organize_rounds.round_change, name="round-change"),
     path("t/<slug:slug>/rounds/<int:number>/redraw/", organize_draw.round_redraw_view, name="round-redraw"),

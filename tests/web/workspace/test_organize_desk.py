@@ -1,0 +1,87 @@
+"""The director's desk in the workspace: the forms take actions through the service, the refusals are shown in
+words, the actions are listed with their reasons and reverted; only the tournament's directors reach it."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import EntryFactory, TeamFactory, TournamentFactory, UserFactory
+from tests.web.conftest import enter_hands
+from tournaments.models import DirectorAction, Entry, Match
+from tournaments.services.rounds import round_pair
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cup(db):
+    tournament = TournamentFactory(name="Aalsterse Avond", slug="aalsterse-avond", best_of=3)
+    tournament.organizers.add(UserFactory(username="orga"))
+    for i in range(4):
+        EntryFactory(tournament=tournament, team=TeamFactory(name=f"Ploeg {i + 1}"), seed=i + 1)
+    round_pair(tournament=tournament)
+    return tournament
+
+
+@pytest.fixture
+def client_of(client, cup):
+    client.force_login(cup.organizers.get())
+    return client
+
+
+def take(client, cup, **data):
+    return client.post(reverse("ws:actions-take", args=[cup.slug]), data)
+
+
+def test_the_desk_lists_nothing_then_a_forfeit_with_its_reason(client_of, cup, django_assert_max_num_queries):
+    with django_assert_max_num_queries(12):
+        page = client_of.get(reverse("ws:actions", args=[cup.slug]))
+    assert page.status_code == 200 and "No action taken yet." in page.content.decode()
+    match = Match.objects.filter(round__tournament=cup).order_by("table").first()
+    answer = take(client_of, cup, kind="forfeit", match=match.pk, absent="ew", reason="EW never came")
+    assert answer.status_code == 302
+    match.refresh_from_db()
+    assert (match.status, match.winner, match.forfeit) == ("finished", "ns", "ew")
+    with django_assert_max_num_queries(12):
+        page = client_of.get(reverse("ws:actions", args=[cup.slug])).content.decode()
+    assert "Forfeit recorded." in page and "EW never came" in page and "absent: EW" in page
+
+
+def test_a_refusal_is_shown_in_the_users_language_and_nothing_changes(client_of, cup, settings):
+    match = Match.objects.filter(round__tournament=cup).order_by("table").first()
+    enter_hands(match, 1)
+    client_of.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    answer = take(client_of, cup, kind="forfeit", match=match.pk, absent="ew", reason="late")
+    assert answer.status_code == 400
+    assert "geen forfait" in answer.content.decode()
+    assert not DirectorAction.objects.exists()
+
+
+def test_a_revert_says_which_later_rounds_stay(client_of, cup):
+    first, second = Match.objects.filter(round__tournament=cup).order_by("table")
+    take(client_of, cup, kind="forfeit", match=first.pk, absent="ew", reason="no-show")
+    enter_hands(second, 12, ns=50)
+    second.refresh_from_db()
+    round_pair(tournament=cup)
+    action = DirectorAction.objects.get()
+    answer = client_of.post(reverse("ws:actions-revert", args=[cup.slug, action.pk]), {"reason": "they came"},
+                            follow=True)
+    page = answer.content.decode()
+    assert "Forfeit reverted." in page and "Rounds paired since stay as they are: 2." in page
+    assert "Reverted by orga" in page and "they came" in page
+
+
+def test_entry_kinds_and_a_stranger_or_scorekeeper_get_a_404(client, client_of, cup):
+    entry = Entry.objects.filter(tournament=cup).order_by("seed").first()
+    assert take(client_of, cup, kind="deduction", entry=entry.pk, metric="match_points", amount="1",
+                reason="late").status_code == 302
+    assert take(client_of, cup, kind="withdrawal_event", entry=entry.pk, reason="ill").status_code == 302
+    entry.refresh_from_db()
+    assert entry.withdrawn
+    keeper = UserFactory(username="keeper")
+    cup.scorekeepers.add(keeper)
+    for user in (keeper, UserFactory(username="nobody")):
+        client.force_login(user)
+        assert client.get(reverse("ws:actions", args=[cup.slug])).status_code == 404
+        assert take(client, cup, kind="deduction", entry=entry.pk, metric="match_points", amount="1",
+                    reason="x").status_code == 404
+    assert DirectorAction.objects.count() == 2
