@@ -108,12 +108,15 @@ def test_a_dispute_reaches_the_directors_desk_which_settles_it(browser, hall, wi
     shoot(desk, "desk-empty")
 
     first, page_a, device_a = phone(browser, server, t, CODES[1], width)
-    # The test's own writes wait for the desk's poll to stop: SQLite's shared-cache test database refuses a
+    # The test's own writes wait for the pages' polls to stop: SQLite's shared-cache test database refuses a
     # write to a table the server's thread is reading ("database table is locked"), where a file has a timeout.
+    table_url = page_a.url
     desk.goto("about:blank")
+    page_a.goto("about:blank")  # the table's page polls too
     finish(match, device_a)
     waiting = Match.objects.get(round__tournament=t, round__number=1, table=3)
     finish(waiting, "phone-of-table-3")
+    page_a.goto(table_url)
     desk.goto(f"{server.url}/my/t/{t.slug}/desk/")
     desk.wait_for_selector("#desk-rows")
     east = match.seats.get(seat="E").player
