@@ -2,6 +2,14 @@
 
 The server runs in this process, so it reads the test database and, with the in-memory channel layer, pushes
 in the same event loop as the views that publish; with REDIS_URL set the layer is Redis, as in production.
+
+On SQLite the test database lives in memory with a shared cache, which every thread's connection opens: there
+SQLite locks whole tables between connections and answers a conflict at once with "database table is locked"
+(no busy wait, whatever the timeout). A test that writes from its own thread while a page polls from the server's
+thread then fails now and then. While a server runs, every connection to that database reads uncommitted
+(``PRAGMA read_uncommitted``, SQLite's answer for shared-cache readers): a reader takes no table lock, so it
+neither waits for a writer nor makes one fail. Two writers at once would still conflict; the tests write from one
+side at a time.
 """
 
 import os
@@ -34,6 +42,41 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _shared_cache(connection) -> bool:
+    return connection.vendor == "sqlite" and connection.is_in_memory_db()
+
+
+def _read_uncommitted(sender, connection, **kwargs) -> None:
+    if _shared_cache(connection):
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = 1")
+
+
+class ReadsUncommitted:
+    """While it is entered, every connection to SQLite's shared-cache test database reads uncommitted: those opened
+    later (the server's threads) by the ``connection_created`` signal, this thread's open one at once."""
+
+    def __enter__(self):
+        from django.db import connections
+        from django.db.backends.signals import connection_created
+
+        connection_created.connect(_read_uncommitted, dispatch_uid="browser-read-uncommitted")
+        for connection in connections.all(initialized_only=True):
+            if connection.connection is not None:
+                _read_uncommitted(None, connection)
+        return self
+
+    def __exit__(self, *exc):
+        from django.db import connections
+        from django.db.backends.signals import connection_created
+
+        connection_created.disconnect(dispatch_uid="browser-read-uncommitted")
+        for connection in connections.all(initialized_only=True):
+            if connection.connection is not None and _shared_cache(connection):
+                with connection.cursor() as cursor:
+                    cursor.execute("PRAGMA read_uncommitted = 0")
+
+
 class AsgiServer:
     """uvicorn serving config.asgi's routes (and the static files, from the finders) on a free port."""
 
@@ -54,6 +97,7 @@ class AsgiServer:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self):
+        self.reads_uncommitted = ReadsUncommitted().__enter__()
         self.thread.start()
         deadline = time.monotonic() + 15
         while not self.server.started:
@@ -65,6 +109,7 @@ class AsgiServer:
     def __exit__(self, *exc):
         self.server.should_exit = True
         self.thread.join(10)
+        self.reads_uncommitted.__exit__(*exc)
 
 
 class SharedChromium:
