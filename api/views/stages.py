@@ -1,6 +1,7 @@
 """An event's stages (issue 27): the list, one stage, the next stage added by an organizer, a stage's rounds."""
 
 from django.db.models import Count, Prefetch
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -123,7 +124,8 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         tournament = self.get_tournament()
         entry = Entry.objects.filter(tournament=tournament, pk=body.validated_data["entry"]).first()
         if entry is None:
-            raise serializers.ValidationError({"entry": ["No such entry in this event."]})
+            raise serializers.ValidationError({"entry": [_("Entry %(entry)s is not an entry of this tournament.") % {
+                "entry": body.validated_data["entry"]}]})
         placed = stage_place_entrant(tournament=tournament, number=stage.number, entry=entry, user=request.user,
                                      seed=body.validated_data.get("seed"), pool=body.validated_data.get("pool"))
         return Response({"entry": placed.entry_id, "seed": placed.seed, "pool": placed.pool},

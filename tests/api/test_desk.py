@@ -76,7 +76,7 @@ def test_entry_actions_through_the_api(organizer, tournament, teams):
     client = client_for(organizer)
     answer = client.post(url(tournament), {"kind": "deduction", "entry": entry.pk, "reason": "late",
                                            "params": {"metric": "match_points", "amount": 2}}, format="json")
-    assert answer.status_code == 201 and answer.json()["params"] == {"metric": "match_points", "amount": 2}
+    assert answer.status_code == 201 and answer.json()["params"] == {"metric": "match_points", "amount": 2, "stage": 1}
     answer = client.post(url(tournament), {"kind": "withdrawal_event", "entry": entry.pk, "reason": "ill"},
                          format="json")
     assert answer.status_code == 201

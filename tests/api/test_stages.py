@@ -135,6 +135,11 @@ def test_closing_starting_and_reopening_stages_through_the_api(anon, organizer, 
     assert [(s["number"], s["status"]) for s in listed] == [(1, "closed"), (2, "running")]
     placed = client.post(f"{base}/2/entrants/", {"entry": teams[-1].entries.get().pk}, format="json")
     assert placed.status_code == 201 and placed.json()["seed"] == 5
+    elsewhere = TeamFactory().pk  # not an entry here: refused in the reader's language
+    refused = client.post(f"{base}/2/entrants/", {"entry": 10**6 + elsewhere}, format="json", HTTP_ACCEPT_LANGUAGE="nl")
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == [{"code": "invalid", "attr": "entry", "detail": (
+        f"Inschrijving {10**6 + elsewhere} is geen inschrijving van dit toernooi.")}]
 
 
 def test_a_stages_standings_read_in_as_many_queries_for_fifteen_pools_as_for_two(anon):

@@ -17,7 +17,16 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import DESK_REASON_MAX, DirectorAction, Entry, Match, Round, StandingsChange, Tournament
+from tournaments.models import (
+    DESK_REASON_MAX,
+    DirectorAction,
+    Entry,
+    Match,
+    Round,
+    Stage,
+    StandingsChange,
+    Tournament,
+)
 from tournaments.ranking.metrics import DEDUCTIBLE
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.games import forfeit_game_points, match_lock, match_refresh_result
@@ -78,6 +87,14 @@ def _seated(match: Match, kind: str, params: dict) -> dict:
     return {"absent": sides.pop() if len(sides) == 1 else "both", **params}
 
 
+def _stage_now(tournament: Tournament) -> int:
+    """The number of the stage a deduction counts in: the running one, else the last that ran (stage 1)."""
+    numbers = Stage.objects.filter(tournament=tournament).exclude(status=Stage.Status.PENDING).values_list(
+        "number", "status").order_by("-number")
+    running = [n for n, status in numbers if status == Stage.Status.RUNNING]
+    return running[0] if running else next((n for n, _ in numbers), 1)
+
+
 def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
     """The parameters an action of ``kind`` keeps, checked (``action_params``); unknown ones are dropped."""
     # The event's settings at the time of the action are kept with it: a later change of the settings does not
@@ -101,7 +118,8 @@ def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
     if kind == Kind.DECISION:
         return {"winner": _side(params, "winner")}
     if kind == Kind.DEDUCTION:
-        return {"metric": _side(params, "metric", DEDUCTIBLE), "amount": _whole(params, "amount", 1)}
+        return {"metric": _side(params, "metric", DEDUCTIBLE), "amount": _whole(params, "amount", 1),
+                "stage": _stage_now(tournament)}
     return {}  # a withdrawal from the event: the entry says it all
 
 

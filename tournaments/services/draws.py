@@ -151,9 +151,10 @@ def _scores(tournament: Tournament, number_of: dict[int, int], stage=None) -> tu
 
     pts = points_settings(tournament)
     if stage is not None and stage.number > 1:
-        from tournaments.services.stage_standings import individual_stage_inputs, stage_field
+        from tournaments.services.stage_standings import stage_field
 
-        players, matches, sit_outs = individual_stage_inputs(stage, tournament, pts, stage_field(stage, tournament))
+        players, matches, sit_outs = individual_inputs(tournament, pts, stage=stage,
+                                                       field=stage_field(stage, tournament))
     else:
         players, matches, sit_outs = individual_inputs(tournament, pts)
     rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, settings=pts)

@@ -21,18 +21,11 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from tournaments.models import Entry, Match, RoundSeat, Stage, StageEntrant, Tournament
+from tournaments.models import DirectorAction, Entry, Match, Stage, StageEntrant, Tournament
 from tournaments.ranking import Context, TeamInfo, rank_standings
 from tournaments.services.match_records import MATCH_COLUMNS, Records
-from tournaments.ranking.individual import (
-    IndividualMatch,
-    PlayerInfo,
-    SitOut,
-    individual_context,
-    individual_metrics,
-    rank_individual_standings,
-    sit_out_score,
-)
+from tournaments.ranking.individual import individual_context, individual_metrics, rank_individual_standings
+from tournaments.services.standings_individual import individual_inputs
 from tournaments.stages import Carry, KnockoutMatch, Rule, apply_carry, knockout_standings, qualify, rows_of
 
 
@@ -110,6 +103,18 @@ def _team_matches(stage: Stage, pts):
     return numbers, matches, Records(pts)
 
 
+def stage_deductions(stage: Stage, tournament: Tournament) -> dict[int, list[tuple[str, int]]]:
+    """The director's active deductions decided while the stage ran (``params["stage"]``, stage 1 when the action
+    predates stages), by entry: (metric, amount) each."""
+    out: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for entry, params in DirectorAction.objects.filter(
+            tournament=tournament, kind="deduction", reverted_at__isnull=True).values_list(
+            "entry_id", "params").order_by("id"):
+        if params.get("stage", 1) == stage.number:
+            out[entry].append((params["metric"], int(params["amount"])))
+    return out
+
+
 def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) -> StageRows:
     """The stage's standings in memory (see the module's rules)."""
     field = stage_field(stage, tournament)
@@ -124,8 +129,9 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
         if ew is not None:
             present[ew].add(rnd)
         records.extend(records_of(row[:-1]))  # the match's columns, without its table
-    teams = [TeamInfo(e.competitor, e.club, e.seed, frozenset(numbers - present[e.competitor]), e.withdrawn)
-             for e in field]
+    deductions = stage_deductions(stage, tournament)
+    teams = [TeamInfo(e.competitor, e.club, e.seed, frozenset(numbers - present[e.competitor]), e.withdrawn,
+                      tuple(deductions.get(e.entry, ()))) for e in field]
     carried = {e.competitor: e.carried for e in field if e.carried is not None}
     previous = {e.competitor: e.previous for e in field if e.previous is not None}
     pools = {e.competitor: e.pool for e in field if e.pool is not None}
@@ -168,47 +174,11 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
     return StageRows(stage, rows, pools, pool_ranks, field, list(metrics), [])
 
 
-def individual_stage_inputs(stage: Stage, tournament: Tournament, pts, field: list[Entrant]):
-    """The individual ranking's inputs of one stage: its players, its finished matches, its sit-outs scored."""
-    players = [PlayerInfo(player=e.competitor, club=e.club, number=e.number) for e in field]
-    seats: dict[int, dict[str, int]] = {}
-    out: list[tuple[int, int]] = []
-    for match_id, player, seat, number in RoundSeat.objects.filter(round__stage=stage).values_list(
-            "match_id", "player_id", "seat", "round__number"):
-        if match_id is None:
-            out.append((player, number))
-        else:
-            seats.setdefault(match_id, {})[seat] = player
-    matches = []
-    for m in Match.objects.filter(round__stage=stage).values(
-            "id", "round__number", "table", "winner", "status", "games_won_ns", "games_won_ew", "points_ns",
-            "points_ew"):
-        s = seats.get(m["id"], {})
-        if len(s) != 4:
-            continue
-        matches.append(IndividualMatch(
-            match=m["id"], round=m["round__number"], table=m["table"], ns=(s["N"], s["S"]), ew=(s["E"], s["W"]),
-            winner=m["winner"] if m["status"] == Match.Status.FINISHED else "",
-            games_ns=m["games_won_ns"], games_ew=m["games_won_ew"], points_ns=m["points_ns"],
-            points_ew=m["points_ew"]))
-    fixed = tournament.sit_out_fixed or {}
-    fixed_score = (fixed.get("match_points", 0), fixed.get("games_won", 0), fixed.get("points_for", 0))
-    by_round: dict[int, list[IndividualMatch]] = {}
-    for m in matches:
-        by_round.setdefault(m.round, []).append(m)
-    sit_outs = []
-    for player, number in out:
-        mp, games, points = sit_out_score(tournament.sit_out_score, by_round.get(number, []), fixed=fixed_score,
-                                          settings=pts)
-        sit_outs.append(SitOut(player=player, round=number, match_points=mp, games_won=games, points_for=points))
-    return players, matches, sit_outs
-
-
 def _individual_rows(stage, tournament, pts, metrics, field) -> StageRows:
     from tournaments.ranking import METRICS
 
     usable = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries] or None
-    players, matches, sit_outs = individual_stage_inputs(stage, tournament, pts, field)
+    players, matches, sit_outs = individual_inputs(tournament, pts, stage=stage, field=field)
     ctx = individual_context(players, matches, sit_outs, settings=pts)
     carried = {e.competitor: e.carried for e in field if e.carried is not None}
     if carried:

@@ -38,24 +38,41 @@ def _absent(match: dict) -> tuple[int, ...]:
     return tuple(forfeit.get("players", ()))
 
 
-def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
-    """The pure ranking's inputs from the rows: the entered players, the finished matches, the sit-outs scored."""
-    # The director's desk: a deduction from a player's total, and a penalty of one player's game points.
+def _director_deductions(tournament: Tournament, stage) -> dict[int, list[tuple[str, int]]]:
+    """The director's active deductions from each player's totals, and the penalties of one player's game points;
+    a stage's: the penalties of its matches and the deductions decided while it ran (``params["stage"]``)."""
+    actions = DirectorAction.objects.filter(tournament=tournament, reverted_at__isnull=True,
+                                            kind__in=("deduction", "penalty"))
     deductions: dict[int, list[tuple[str, int]]] = {}
-    for kind, player, params in DirectorAction.objects.filter(
-            tournament=tournament, reverted_at__isnull=True, kind__in=("deduction", "penalty")).values_list(
-            "kind", "entry__player_id", "params").order_by("id"):
+    for kind, player, params, round_stage in actions.values_list(
+            "kind", "entry__player_id", "params", "match__round__stage__number").order_by("id"):
         if kind == "deduction" and player is not None:
-            deductions.setdefault(player, []).append((params["metric"], int(params["amount"])))
+            if stage is None or params.get("stage", 1) == stage.number:
+                deductions.setdefault(player, []).append((params["metric"], int(params["amount"])))
         elif kind == "penalty" and "player" in params:
-            deductions.setdefault(params["player"], []).append(("points_for", int(params["points"])))
+            if stage is None or round_stage == stage.number:
+                deductions.setdefault(params["player"], []).append(("points_for", int(params["points"])))
+    return deductions
+
+
+def individual_inputs(tournament: Tournament, pts, *, stage=None,
+                      field=None) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
+    """The pure ranking's inputs from the rows: the entered players, the finished matches, the sit-outs scored.
+
+    The whole event's by default; with ``stage`` (and its ``field``, ``stage_standings.stage_field``'s entrants)
+    one stage's: its players, its own rounds, its matches' penalties and the deductions decided while it ran."""
+    deductions = _director_deductions(tournament, stage)
+    if field is None:
+        field = Entry.objects.filter(tournament=tournament, player__isnull=False, reserve=False).values_list(
+            "player_id", "player__club_id", "start_number", "withdrawn")
+    else:
+        field = [(e.competitor, e.club, e.number, e.withdrawn) for e in field]
     players = [PlayerInfo(player=p, club=c, number=n or 0, withdrawn=w, deductions=tuple(deductions.get(p, ())))
-               for p, c, n, w in Entry.objects.filter(tournament=tournament, player__isnull=False,
-                                                      reserve=False).values_list(
-                   "player_id", "player__club_id", "start_number", "withdrawn")]
+               for p, c, n, w in field]
+    scope = {"round__tournament": tournament} if stage is None else {"round__stage": stage}
     seats: dict[int, dict[str, int]] = {}
     out: list[tuple[int, int]] = []
-    for match_id, player, seat, number in RoundSeat.objects.filter(round__tournament=tournament).values_list(
+    for match_id, player, seat, number in RoundSeat.objects.filter(**scope).values_list(
             "match_id", "player_id", "seat", "round__number"):
         if match_id is None:
             out.append((player, number))
@@ -63,7 +80,7 @@ def individual_inputs(tournament: Tournament, pts) -> tuple[list[PlayerInfo], li
             seats.setdefault(match_id, {})[seat] = player
     matches = []
     waiting = confirmation.waits(tournament)
-    for m in Match.objects.filter(round__tournament=tournament).values(
+    for m in Match.objects.filter(**scope).values(
             "id", "round__number", "table", "winner", "status", "games_won_ns", "games_won_ew", "points_ns",
             "points_ew", "result_status", "forfeit", "directives"):
         s = seats.get(m["id"], {})
