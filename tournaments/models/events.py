@@ -119,9 +119,7 @@ class Tournament(models.Model):
         help_text="Individual events: rank clubs by the mean of their N best players (empty: all players pooled).")
     options = models.JSONField(default=dict, blank=True, help_text="House options, validated by the variant.")
     public = models.BooleanField(default=True)
-    # Rounds published on purpose (issue 28): on, a round is published as it is paired (as always); off, it is
-    # seen by the organizers, directors and scorekeepers alone until an organizer publishes it
-    # (``tournaments.services.rounds_publish.round_publish``; who sees what: ``access.visible_rounds``).
+    # Issue 28 (``services.publication``; who sees an unpublished round: ``access.visible_rounds``).
     auto_publish = models.BooleanField(
         default=True, help_text="Publish each round as it is paired; off: an organizer publishes it on purpose "
                                 "(until then only the organizers, directors and scorekeepers see it).")
