@@ -105,3 +105,31 @@ def test_the_tournament_form_sets_automatic_publication(client, cup):
     assert response.status_code == 302
     cup.refresh_from_db()
     assert cup.auto_publish is True and second_round(cup).published  # turned on: the round waiting is published
+
+
+def test_an_individual_events_round_waits_too_its_codes_open_nothing(client):
+    from tests.web.workspace.individual import individual_event, seat_round
+    from tournaments.models import Tournament
+
+    organizer = UserFactory(username="kaart-orga")
+    event = individual_event(8, organizer=organizer, minutes=None, public=True)
+    Tournament.objects.filter(pk=event.pk).update(auto_publish=False)
+    event.refresh_from_db()
+    rnd = seat_round(event, 1, codes=["ACD347", "KMN679"])
+    assert not rnd.published
+    assert client.get(reverse("web:round-seat", args=[event.slug, 1])).status_code == 404
+    assert client.get(reverse("web:round-seats-print", args=[event.slug, 1])).status_code == 404
+    assert client.get(reverse("web:round-sheets", args=[event.slug, 1])).status_code == 404
+    assert "ACD347" not in client.get(reverse("web:seat", args=[event.slug])).content.decode()
+    refused = client.post(reverse("ws:table-code", args=[event.slug]), {"code": "ACD347"})
+    assert refused.status_code == 400  # no table has that code, to a phone, before the round is published
+    client.force_login(organizer)
+    page = client.get(reverse("ws:round", args=[event.slug, 1])).content.decode()
+    assert f'action="{reverse("ws:round-publish", args=[event.slug, 1])}"' in page
+    sheets = client.get(reverse("web:round-sheets", args=[event.slug, 1]))
+    assert sheets.status_code == 200 and "ACD347" in sheets.content.decode()  # printed before publishing
+    client.post(reverse("ws:round-publish", args=[event.slug, 1]))
+    client.logout()
+    opened = client.post(reverse("ws:table-code", args=[event.slug]), {"code": "ACD347"})
+    assert opened.status_code == 302
+    assert client.get(reverse("web:round-seat", args=[event.slug, 1])).status_code == 200
