@@ -66,8 +66,9 @@ def visible_tournaments(user) -> QuerySet:
 # -- rounds published on purpose (issue 28) ---------------------------------------------------------------------
 # A round not yet published (``Round.published_at`` empty; ``Tournament.auto_publish`` off) exists for its
 # tournament's organizers, directors and scorekeepers (and staff) alone: to everyone else its round, matches,
-# hands, seats, sheets and table codes are a 404 and absent from every list. The three functions below and
-# ``sees_unpublished`` are the one place that decides it; every reader asks them.
+# hands, seats, sheets and table codes are a 404 and absent from every list. The functions below (and
+# ``table_code_state``) are the one place that decides it for a reader; the public pages and live regions, whose
+# renderings everyone shares, read the published rounds alone (``Round.objects.published()``).
 
 
 def sees_unpublished(user, tournament_id) -> bool:
