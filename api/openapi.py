@@ -162,7 +162,7 @@ DESCRIPTIONS = {
                                     "secret and its last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_create": "Register a URL (http or https) to receive the tournament's events as signed "
                                       "JSON POSTs: `hand.entered`, `hand.corrected`, `hand.deleted`, "
-                                      "`match.finished`, `round.paired`, `standings.updated`, `director.action` (all "
+                                      "`match.finished`, `round.paired`, `round.published`, `standings.updated`, `director.action` (all "
                                       "when `events` is empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
                                       "or staff.",
     "v1_tournaments_webhooks_retrieve": "One webhook with its secret and last delivery. Organizers or staff.",
@@ -268,7 +268,9 @@ DESCRIPTIONS = {
                                   f"in `ns_detail`/`ew_detail`), its `players` by side, `bye`, status and winner. "
                                   f"In an individual event the team fields are null, each round lists the players "
                                   f"`sitting_out` and the `seed` of its draw. Each round carries its `clock` and "
-                                  f"the number of its `stage`. {_PUBLIC}",
+                                  f"the number of its `stage`, and whether it is `published`: a round not yet "
+                                  f"published (an event whose `auto_publish` is off) is listed to the event's "
+                                  f"organizers, directors and scorekeepers alone. {_PUBLIC}",
     "v1_tournaments_stages_list": f"The event's stages in order, each with its `number`, `format`, `status` "
                                   f"(`pending`, `running`, `closed`), `rounds` (planned) and `round_count` (paired), "
                                   f"match length, `pools` and its `qualification` rule into the next stage (null on "
@@ -332,6 +334,11 @@ DESCRIPTIONS = {
         "and result also at the top. The pure draw module makes the same draw again from `inputs` alone: this "
         "answer as it is goes to `python -m tournaments.pairing.individual.check -`. A team event's rounds have "
         "none. " + _PUBLIC),
+    "v1_tournaments_rounds_publish_create": "Publish the round: from now on everyone who sees the event sees it "
+                                            "(until then, an event whose `auto_publish` is off keeps it with its "
+                                            "organizers, directors and scorekeepers: a 404 to others). Answers the "
+                                            "round; a round published already is answered as it is. Sends the "
+                                            "webhook `round.published`. Organizers or staff.",
     "v1_tournaments_rounds_redraw_create": "Individual events: draw the last round again with a new seed while none "
                                            "of its matches has begun; the earlier draw stays kept. Answers the "
                                            "round. Organizers or staff; 409 once a game is played "

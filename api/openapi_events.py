@@ -82,6 +82,9 @@ class EventRoundSerializer(serializers.Serializer):
     sitting_out = serializers.ListField(child=serializers.IntegerField(),
                                         help_text="Individual events: the ids of the players who sit the round out.")
     seed = serializers.CharField(allow_null=True, help_text="Individual events: the seed of the round's draw.")
+    published_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the round was published; null: not yet (`round.paired` of an event whose "
+                                   "organizers publish on purpose: sent to their endpoints alone).")
 
 
 class EventStandingNumbersSerializer(serializers.Serializer):
@@ -218,6 +221,9 @@ HAND_DELETED = _webhook("hand.deleted", "HandDeletedEvent", HandDeletedDataSeria
 MATCH_FINISHED = _webhook("match.finished", "MatchFinishedEvent", MatchFinishedDataSerializer,
                           "A match was decided (sent after the hand.entered that decided it)")
 ROUND_PAIRED = _webhook("round.paired", "RoundPairedEvent", RoundPairedDataSerializer, "A round was paired")
+ROUND_PUBLISHED = _webhook("round.published", "RoundPublishedEvent", RoundPairedDataSerializer,
+                          "A round was published: everyone who sees the event sees it from now on (at its pairing "
+                          "when the event publishes automatically)")
 STANDINGS_UPDATED = _webhook("standings.updated", "StandingsUpdatedEvent", StandingsUpdatedDataSerializer,
                              "The standings were recomputed")
 STAGE_CLOSED = _webhook("stage.closed", "StageClosedEvent", StageEventDataSerializer,

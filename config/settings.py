@@ -370,7 +370,8 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     "SERVERS": [{"url": "/", "description": "This server"}],
     "WEBHOOKS": [f"api.openapi_events.{name}" for name in (
-        "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "STANDINGS_UPDATED",
+        "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "ROUND_PUBLISHED",
+        "STANDINGS_UPDATED",
         "STAGE_CLOSED", "STAGE_STARTED", "DIRECTOR_ACTION", "WEBHOOK_TEST")],
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",

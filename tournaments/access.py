@@ -63,19 +63,54 @@ def visible_tournaments(user) -> QuerySet:
     )
 
 
+# -- rounds published on purpose (issue 28) ---------------------------------------------------------------------
+# A round not yet published (``Round.published_at`` empty; ``Tournament.auto_publish`` off) exists for its
+# tournament's organizers, directors and scorekeepers (and staff) alone: to everyone else its round, matches,
+# hands, seats, sheets and table codes are a 404 and absent from every list. The functions below (and
+# ``table_code_state``) are the one place that decides it for a reader; the public pages and live regions, whose
+# renderings everyone shares, read the published rounds alone (``Round.objects.published()``).
+
+
+def sees_unpublished(user, tournament_id) -> bool:
+    """Tell whether ``user`` sees the tournament's rounds before they are published: staff, its organizers,
+    directors and scorekeepers (one query; anonymous: none)."""
+    user = _user(user)
+    if user is None:
+        return False
+    return is_unscoped(user) or scorekept_tournaments(user).filter(pk=tournament_id).exists()
+
+
+def published_q(user, prefix: str = "") -> Q:
+    """A filter on rounds (``prefix``: the path to the round, ``"round__"`` for matches) keeping those ``user``
+    sees: the published ones, and the others of the tournaments they organize, direct or keep score of."""
+    seen = Q(**{f"{prefix}published_at__isnull": False})
+    if _user(user) is None:
+        return seen
+    return seen | Q(**{f"{prefix}tournament__in": scorekept_tournaments(user)})
+
+
+def tournament_rounds(user, tournament) -> QuerySet:
+    """Return the rounds of ``tournament`` (one ``user`` may see) that ``user`` sees (``sees_unpublished``)."""
+    rounds = Round.objects.filter(tournament=tournament)
+    return rounds if sees_unpublished(user, tournament.pk) else rounds.published()
+
+
 def visible_rounds(user) -> QuerySet:
-    """Return the rounds of the tournaments ``user`` may see."""
-    return Round.objects.filter(tournament__in=visible_tournaments(user))
+    """Return the rounds ``user`` may see: of the tournaments they may see, published or theirs to run."""
+    rounds = Round.objects.filter(tournament__in=visible_tournaments(user))
+    return rounds if is_unscoped(user) else rounds.filter(published_q(user))
 
 
 def visible_matches(user) -> QuerySet:
-    """Return the matches of the tournaments ``user`` may see."""
-    return Match.objects.filter(round__tournament__in=visible_tournaments(user))
+    """Return the matches ``user`` may see (those of ``visible_rounds``)."""
+    matches = Match.objects.filter(round__tournament__in=visible_tournaments(user))
+    return matches if is_unscoped(user) else matches.filter(published_q(user, "round__"))
 
 
 def visible_hands(user) -> QuerySet:
-    """Return the hands of the tournaments ``user`` may see."""
-    return Hand.objects.filter(game__match__round__tournament__in=visible_tournaments(user))
+    """Return the hands ``user`` may see (those of ``visible_matches``)."""
+    hands = Hand.objects.filter(game__match__round__tournament__in=visible_tournaments(user))
+    return hands if is_unscoped(user) else hands.filter(published_q(user, "game__match__round__"))
 
 
 def _staff_or_listed(user, through, **keys) -> bool:
@@ -240,8 +275,8 @@ def table_code_state(match: Match, code: str, now: datetime | None = None) -> st
     ``expired``: the match's result is older than that; ``valid`` otherwise.
     """
     code = table_code_clean(code)
-    if not code or not match.table_code or code != match.table_code:
-        return CODE_UNKNOWN
+    if not code or not match.table_code or code != match.table_code or match.round.published_at is None:
+        return CODE_UNKNOWN  # a round not yet published: its codes open nothing (issue 28)
     now = now or timezone.now()
     if match.status == Match.Status.FINISHED and match.updated_at + TABLE_CODE_AFTER_RESULT < now:
         return CODE_EXPIRED
@@ -264,4 +299,5 @@ def table_code_match(tournament_id, code, now: datetime | None = None) -> tuple[
     for match, state in states:
         if state == CODE_VALID:
             return match, state
-    return (states[0] if states else (None, CODE_UNKNOWN))
+    # Only expired ones: the latest; a round not yet published binds nothing (``unknown``, no match named).
+    return next(((m, state) for m, state in states if state == CODE_EXPIRED), (None, CODE_UNKNOWN))

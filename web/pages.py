@@ -10,6 +10,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 import scoring
+from tournaments import access
 from tournaments.access import visible_tournaments
 from tournaments.models import Entry, Game, Match, Round, Stage, Tournament
 from tournaments.selectors.matches import match_for_scoreboard, scoreboard_of
@@ -28,7 +29,7 @@ def tournaments_for(user):
     stage_count = (Stage.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
                    .annotate(n=Count("pk")).values("n"))
     return (visible_tournaments(user).select_related("club")
-            .annotate(current_round=Max("round_set__number"),
+            .annotate(current_round=Max("round_set__number", filter=Q(round_set__published_at__isnull=False)),
                       stage_count=Subquery(stage_count, output_field=IntegerField())))
 
 
@@ -102,8 +103,12 @@ def standings_columns() -> list[dict]:
             for name, short, label, help_text in vocabulary.STANDINGS_COLUMNS]
 
 
+# The public pages show the published rounds alone, to everyone (their renderings and ETags are shared): a round
+# not yet published is the workspace's (issue 28; ``tournaments.access`` decides who sees it there).
+
+
 def rounds_of(tournament: Tournament) -> list[Round]:
-    return list(Round.objects.filter(tournament=tournament).order_by("number"))
+    return list(Round.objects.published().filter(tournament=tournament).order_by("number"))
 
 
 def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
@@ -130,8 +135,13 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
     }
 
 
-def round_or_404(tournament: Tournament, number: int) -> Round:
-    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+def round_or_404(tournament: Tournament, number: int, user=None) -> Round:
+    """A published round of the tournament by its number; with ``user`` (a printed page, never a shared one) a
+    round not yet published too when they see it (``access.sees_unpublished``: to print its sheets first)."""
+    rounds = Round.objects.filter(tournament=tournament, number=number)
+    if user is None or not access.sees_unpublished(user, tournament.pk):
+        rounds = rounds.published()
+    rnd = rounds.first()
     if rnd is None:
         raise Http404
     return rnd
@@ -139,7 +149,7 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
 
 def current_round(tournament: Tournament) -> Round | None:
     """The round being played: the last one paired (of the latest stage that has rounds)."""
-    return Round.objects.filter(tournament=tournament).order_by("-stage__number", "-number").first()
+    return Round.objects.published().filter(tournament=tournament).order_by("-stage__number", "-number").first()
 
 
 def _seat_team(seat: str, sides: dict) -> str:
@@ -165,14 +175,17 @@ def board_sides(match: Match) -> dict:
             for side, team in (("ns", match.ns), ("ew", match.ew))}
 
 
-def match_board(tournament: Tournament, match_id: int) -> dict:
-    """Return the live scoreboard of a match of ``tournament``: teams and players, games, hands, the next deal."""
+def match_board(tournament: Tournament, match_id: int, user=None) -> dict:
+    """Return the live scoreboard of a match of ``tournament``: teams and players, games, hands, the next deal (of a
+    published round; with ``user``, a printed sheet's, of a round not yet published too when they see it)."""
     try:
         match = match_for_scoreboard(match_id=match_id)
     except Match.DoesNotExist:
         raise Http404 from None
     if match.round.tournament_id != tournament.pk:
         raise Http404
+    if match.round.published_at is None and (user is None or not access.sees_unpublished(user, tournament.pk)):
+        raise Http404  # a round not yet published: not on the public pages (issue 28)
     return board_of(match)
 
 
@@ -235,7 +248,8 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
     if entry is None:
         raise Http404
     team = entry.team
-    matches = list(Match.objects.filter(Q(ns=team) | Q(ew=team), round__tournament=tournament)
+    matches = list(Match.objects.filter(Q(ns=team) | Q(ew=team), round__tournament=tournament,
+                                        round__published_at__isnull=False)
                    .select_related("round", "ns", "ew").order_by("round__number"))
     rows = []
     for m in matches:

@@ -217,7 +217,7 @@ def player_page(tournament: Tournament, player_id: int) -> dict:
     if entry is None:
         raise Http404
     rounds = []
-    for row in player_evening(tournament, entry.player):
+    for row in player_evening(tournament, entry.player, published=True):
         if row["sitting_out"]:
             rounds.append(row)
             continue

@@ -6,7 +6,7 @@ their teams) in one, whatever the size of the bracket (docs/stages.md, "Pages").
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -39,7 +39,8 @@ def stage_name(stage: Stage, count: int) -> str:
 
 def stages_of(tournament: Tournament) -> list[dict]:
     """The event's stages in order, each with its name, status in words and its rounds played (one query)."""
-    stages = list(Stage.objects.filter(tournament=tournament).annotate(paired=Count("round_set")).order_by("number"))
+    stages = list(Stage.objects.filter(tournament=tournament).annotate(
+        paired=Count("round_set", filter=Q(round_set__published_at__isnull=False))).order_by("number"))
     return [{"stage": s, "number": s.number, "name": stage_name(s, len(stages)), "format": format_name(s.format),
              "status": STAGE_STATUS.get(s.status, s.status), "paired": s.paired,
              "rule": rule_words(s)} for s in stages]
@@ -70,7 +71,7 @@ def stage_or_404(stages: list[dict], number: int) -> dict:
 
 
 def stage_rounds(stage: Stage) -> list[Round]:
-    return list(Round.objects.filter(stage=stage).order_by("number"))
+    return list(Round.objects.published().filter(stage=stage).order_by("number"))  # the public's rounds
 
 
 def _seeds(first_round: list[Match]) -> dict[int, int]:
@@ -97,7 +98,7 @@ def bracket_matches(tournament: Tournament, stage: Stage | None = None) -> tuple
     ``stage``: the knockout stage of a multi-stage event; None: the tournament's own rounds (a one-stage
     knockout event).
     """
-    matches = Match.objects.filter(round__tournament=tournament)
+    matches = Match.objects.filter(round__tournament=tournament, round__published_at__isnull=False)
     if stage is not None:
         matches = matches.filter(round__stage=stage)
     matches = list(matches.select_related("round", "ns", "ew").order_by("round__number", "table"))

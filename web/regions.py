@@ -3,7 +3,8 @@
 A page embeds a region's first rendering; ``web.consumers`` pushes a new one to every open page when
 ``tournaments.live`` publishes a change to the region's group, and ``web.live_views`` answers the
 polling fallback with an ETag. Who may see a region is who may see its tournament
-(``tournaments.access``): anyone for a public one, its organizers and scorekeepers for a private one.
+(``tournaments.access``): anyone for a public one, its organizers and scorekeepers for a private one. A round not
+yet published is in no region, for anyone: the regions are shared (issue 28).
 """
 
 from __future__ import annotations
@@ -53,10 +54,11 @@ def region_group(kind: str, pk: int, user=None) -> str | None:
     visible = visible_tournaments(user)
     try:
         if kind == "match":
-            match = Match.objects.filter(pk=pk, round__tournament__in=visible).only("pk").first()
+            match = (Match.objects.filter(pk=pk, round__tournament__in=visible, round__published_at__isnull=False)
+                     .only("pk").first())
             return match_group(match.pk) if match else None
         if kind in ("round", "clock"):
-            rnd = Round.objects.filter(pk=pk, tournament__in=visible).only("tournament_id").first()
+            rnd = Round.objects.published().filter(pk=pk, tournament__in=visible).only("tournament_id").first()
             return tournament_group(rnd.tournament_id) if rnd else None
         if kind in ("standings", "wall"):
             if not visible.filter(pk=pk).exists():
@@ -100,13 +102,15 @@ def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=
                 match = match_for_scoreboard(match_id=pk)
             except (Match.DoesNotExist, TypeError, ValueError):
                 raise Http404 from None
+            if match.round.published_at is None:
+                raise Http404  # a round not yet published is on no public page (issue 28)
             if not match.round.tournament.public or user is not None and user.is_authenticated:
                 _visible(match.round.tournament_id, user)
             board = pages.board_of(match)
         return "web/regions/match.html", {"board": board, "tournament": board["tournament"]}
     if kind in ("round", "clock"):
         if rnd is None:
-            rnd = Round.objects.filter(pk=pk).first()
+            rnd = Round.objects.published().filter(pk=pk).first()
             if rnd is None:
                 raise Http404
             tournament = _visible(rnd.tournament_id, user)

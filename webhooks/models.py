@@ -18,6 +18,7 @@ EVENTS = (
     ("hand.deleted", _("A hand was deleted")),
     ("match.finished", _("A match was decided")),
     ("round.paired", _("A round was paired")),
+    ("round.published", _("A round was published")),
     ("standings.updated", _("The standings were recomputed")),
     ("stage.closed", _("A stage was closed")),
     ("stage.started", _("A stage was started")),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 
 from . import push_store
-from .services import _dump, _envelope, event_payloads, event_uuid
+from .services import _dump, _envelope, event_payloads, event_uuid, unpublished
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +42,8 @@ def publish(event: str, ids: dict) -> list[str]:
     if built is None:
         return []
     tournament, payloads = built
+    if unpublished(tournament):  # a round not yet published: no stream hears of it (its round.published will)
+        return []
     store = push_store.get()
     kept = []
     for name, data in payloads:

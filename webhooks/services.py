@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from tournaments import queue
+from tournaments.access import is_organizer
 from tournaments.models import DirectorAction, Game, Hand, Match, Round, Stage, Standing, Tournament
 from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
@@ -227,15 +228,15 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
             last = Hand.objects.filter(game__match=match).order_by("-game__number", "-number").values("pk").first()
             if last and last["pk"] == hand.pk:  # the hand that decided the match
                 out.append(("match.finished", {"match": _match(match)}))
-        return match.round.tournament, out
+        return _of_round(match.round), out
     if event == "hand.deleted":
         game = Game.objects.select_related(*(f"match__{r}" for r in _MATCH_RELATED)).filter(pk=ids["game"]).first()
         if game is None:
             return None
         data = {"hand": {"id": ids["hand"], "game": game.number, "number": ids.get("number")},
                 "match": _match(game.match)}
-        return game.match.round.tournament, [(event, data)]
-    if event == "round.paired":
+        return _of_round(game.match.round), [(event, data)]
+    if event in ("round.paired", "round.published"):
         rnd = Round.objects.select_related("tournament").filter(pk=ids["round"]).first()
         if rnd is None:
             return None
@@ -245,8 +246,8 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
                           "matches": [{"id": m.pk, "table": m.table, **_sides(m), "bye": m.is_bye,
                                        "players": players[m.pk], "status": m.status} for m in matches],
                           "sitting_out": sitting_out_ids([rnd])[rnd.pk] if rnd.tournament.is_individual else [],
-                          "seed": rnd.seed or None}}
-        return rnd.tournament, [(event, data)]
+                          "seed": rnd.seed or None, "published_at": rnd.published_at}}
+        return _of_round(rnd), [(event, data)]
     if event == "standings.updated":
         tournament = Tournament.objects.filter(pk=ids["tournament"]).first()
         if tournament is None:
@@ -268,8 +269,21 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
                            "reverted_at": action.reverted_at, "reverted_by": action.reverted_by_id,
                            "revert_reason": action.revert_reason},
                 "match": _match(action.match) if action.match_id else None}
-        return action.tournament, [(event, data)]
+        return (_of_round(action.match.round) if action.match_id else action.tournament), [(event, data)]
     raise ValueError(f"unknown webhook event {event!r}")
+
+
+def _of_round(rnd: Round) -> Tournament:
+    """The round's tournament, marked ``unpublished_round`` when the event is of a round not yet published: its
+    organizers' endpoints alone hear of it (``event_fanout``), and the push channel's streams not at all."""
+    tournament = rnd.tournament
+    tournament.unpublished_round = rnd.published_at is None
+    return tournament
+
+
+def unpublished(tournament: Tournament) -> bool:
+    """Tell whether ``event_payloads`` built the events of a round not yet published (``_of_round``)."""
+    return getattr(tournament, "unpublished_round", False)
 
 
 def _stage(stage: Stage) -> dict:
@@ -287,7 +301,7 @@ def _tournament_id(event: str, ids: dict) -> int | None:
         return Hand.objects.filter(pk=ids["hand"]).values_list("game__match__round__tournament_id", flat=True).first()
     if event == "hand.deleted":
         return Game.objects.filter(pk=ids["game"]).values_list("match__round__tournament_id", flat=True).first()
-    if event == "round.paired":
+    if event in ("round.paired", "round.published"):
         return Round.objects.filter(pk=ids["round"]).values_list("tournament_id", flat=True).first()
     if event == "director.action":
         return DirectorAction.objects.filter(pk=ids["action"]).values_list("tournament_id", flat=True).first()
@@ -305,13 +319,18 @@ def event_fanout(*, event: str, ids: dict) -> list[int]:
             active=True, tournament__round_set__matches__games__pk=ids["game"]))
     else:
         tournament_id = _tournament_id(event, ids)
-        endpoints = list(Endpoint.objects.filter(active=True, tournament_id=tournament_id)) if tournament_id else []
+        endpoints = list(Endpoint.objects.filter(active=True, tournament_id=tournament_id)
+                         .select_related("created_by")) if tournament_id else []
+        if event == "round.paired":  # a round maybe not yet published: its organizers' endpoints alone
+            endpoints = [e for e in endpoints if registered_by_organizer(e)]
     if not endpoints:
         return []
     built = event_payloads(event, ids)
     if built is None:
         return []
     tournament, payloads = built
+    if unpublished(tournament):
+        endpoints = [e for e in endpoints if registered_by_organizer(e)]
     created = []
     with transaction.atomic():
         for name, data in payloads:
@@ -324,6 +343,12 @@ def event_fanout(*, event: str, ids: dict) -> list[int]:
         ids_ = [d.pk for d in created]
         _queue_deliveries(ids_)
     return ids_
+
+
+def registered_by_organizer(endpoint: Endpoint) -> bool:
+    """Tell whether the endpoint was registered by an organizer of its tournament (or staff), one still: the
+    endpoints that hear of a round before it is published (``round.paired``)."""
+    return endpoint.created_by_id is not None and is_organizer(endpoint.created_by, endpoint.tournament_id)
 
 
 def _prune(endpoint: Endpoint) -> None:

@@ -100,9 +100,16 @@ def hand_deleted(sender, instance, origin=None, **kwargs):
 
 
 @receiver(post_save, sender=Round, dispatch_uid="webhooks.round_saved")
-def round_saved(sender, instance, created, raw=False, **kwargs):
-    if created and not raw:
+def round_saved(sender, instance, created, raw=False, update_fields=None, **kwargs):
+    """``round.paired`` as a round is made (its organizers' endpoints alone: ``services.event_fanout``), and
+    ``round.published`` as it is published: at once when the event publishes automatically, else when
+    ``round_publish`` saves its ``published_at``."""
+    if raw:
+        return
+    if created:
         emit("round.paired", instance.tournament_id, round=instance.pk)
+    if instance.published_at is not None and (created or "published_at" in (update_fields or ())):
+        emit("round.published", instance.tournament_id, round=instance.pk)
 
 
 @receiver(post_save, sender=StandingsSnapshot, dispatch_uid="webhooks.standings_saved")

@@ -152,7 +152,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "points_bye",
             "separate_clubs_rounds", "double_round_robin", "sit_out_score", "sit_out_fixed", "withdrawal",
             "club_best_n", "starts_on", "created_at",
-            "forfeit_points", "withdrawal_award",
+            "forfeit_points", "withdrawal_award", "auto_publish",
         ]
         read_only_fields = ["slug", "status", "created_at"]
         extra_kwargs = {

@@ -60,9 +60,16 @@ class RoundSerializer(serializers.ModelSerializer):
         help_text="The round clock as of `server_time` (an answer kept for its ETag may be older: count down from "
                   "`ends_at`, or read `GET .../rounds/{number}/clock/`).")
 
+    published = serializers.BooleanField(
+        read_only=True, help_text="Whether the round is published. Until it is (an event whose organizers publish "
+                                  "its rounds on purpose), its organizers, directors and scorekeepers alone see it: "
+                                  "a 404 to anyone else, and absent from their lists.")
+    published_at = serializers.DateTimeField(read_only=True, allow_null=True,
+                                             help_text="When the round was published; null: not yet.")
+
     class Meta:
         model = Round
-        fields = ["number", "stage", "status", "matches", "sitting_out", "seed", "clock"]
+        fields = ["number", "stage", "status", "published", "published_at", "matches", "sitting_out", "seed", "clock"]
         read_only_fields = fields
 
     def get_sitting_out(self, rnd) -> list[int]:

@@ -131,7 +131,13 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
 
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
             tournament_id, keys, parts = self.visitor_versions(request, self.kwargs) or (None, None, None)
-            return public_answer(request, tournament_id, keys, parts, build)
+
+            def visitor_build():  # a match of a round not yet published: a 404 (a 304 needs an ETag never sent)
+                if not visible_matches(None).filter(pk=pk).exists():
+                    raise Http404
+                return build()
+
+            return public_answer(request, tournament_id, keys, parts, visitor_build)
         tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
         tournament_id = tournament_id.first()
         if tournament_id is None:

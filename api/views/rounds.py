@@ -11,13 +11,14 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from tournaments import refusals, versions
+from tournaments import access, refusals, versions
 from tournaments.models import Match, Round, Stage, TaskRecord
 from tournaments.selectors.clock import round_clock
 from tournaments.selectors.seats import players_of_matches, sitting_out_ids
 from tournaments.selectors.standings import standings_for, task_status
 from tournaments.services import clock as clock_services
 from tournaments.services.draws import round_redraw
+from tournaments.services.publication import round_publish
 from tournaments.services.rounds import round_pair_request
 
 from ..openapi_examples import EXAMPLE_STANDINGS
@@ -68,8 +69,11 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         matches = Prefetch("matches", queryset=Match.objects.select_related(
             "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2").order_by("table"))
         # Stage by stage, each stage's rounds by number (an event of one stage: by number, as always).
-        return (Round.objects.filter(tournament=self.get_tournament()).select_related("stage")
-                .prefetch_related(matches).order_by("stage__number", "number"))
+        # The rounds not yet published for its organizers, directors and scorekeepers alone (a 404 to others).
+        rounds = Round.objects.filter(tournament=self.get_tournament())
+        if not self.sees_unpublished():
+            rounds = rounds.published()
+        return rounds.select_related("stage").prefetch_related(matches).order_by("stage__number", "number")
 
     def get_object(self):
         """A round by its number: in the stage ``?stage=`` names, else in the running stage (a multi-stage event
@@ -90,7 +94,7 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
 
     def get_serializer(self, *args, **kwargs):
         """The rounds' serializer with every match's players and every round's sit-outs read at once."""
-        if args and self.action in ("list", "retrieve", "redraw"):
+        if args and self.action in ("list", "retrieve", "redraw", "publish"):
             rounds = list(args[0]) if kwargs.get("many") else [args[0]]
             tournament = self.get_tournament()
             for rnd in rounds:
@@ -125,6 +129,13 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
         url = request.build_absolute_uri(reverse("api:task-detail", kwargs={"task_id": str(record.id)}))
         return Response({"task": str(record.id), "status_url": url}, status=status.HTTP_202_ACCEPTED,
                         headers={"Location": url})
+
+    @extend_schema(summary="Publish the round: everyone who sees the event sees it from now on",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request, tournament_id=None, number=None):
+        rnd = round_publish(round=self.get_object(), user=request.user)
+        return Response(self.get_serializer(self.get_queryset().get(pk=rnd.pk)).data)
 
     @extend_schema(summary="The round's draw: its inputs and result, every redraw",
                    parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], responses=RoundDrawsSerializer)
@@ -240,6 +251,9 @@ class TaskView(APIView):
             raise Http404
         tournament = get_object_or_404(visible_tournaments(request.user), pk=info["tournament"])
         number = (info["result"] or {}).get("round") if info["status"] == TaskRecord.Status.SUCCEEDED else None
+        if number is not None and not access.tournament_rounds(request.user, tournament).filter(
+                number=number).exists():
+            number = None  # a round not yet published: not named to those who do not see it
         round_url = None
         if number is not None:
             round_url = request.build_absolute_uri(reverse(

@@ -1,6 +1,6 @@
 """An event's stages (issue 27): the list, one stage, the next stage added by an organizer, a stage's rounds."""
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -51,8 +51,9 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Stage.objects.none()
-        return (Stage.objects.filter(tournament=self.get_tournament()).annotate(round_count=Count("round_set"))
-                .order_by("number"))
+        counted = None if self.sees_unpublished() else Q(round_set__published_at__isnull=False)
+        return (Stage.objects.filter(tournament=self.get_tournament())
+                .annotate(round_count=Count("round_set", filter=counted)).order_by("number"))
 
     def create(self, request, tournament_id=None):
         body = StageCreateSerializer(data=request.data)
@@ -70,7 +71,9 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
         tournament = self.get_tournament()
         matches = Prefetch("matches", queryset=Match.objects.select_related(
             "ns__club", "ew__club", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2").order_by("table"))
-        rounds = list(Round.objects.filter(stage=stage).prefetch_related(matches).order_by("number"))
+        rounds = Round.objects.filter(stage=stage)
+        rounds = list((rounds if self.sees_unpublished() else rounds.published()).prefetch_related(matches)
+                      .order_by("number"))
         for rnd in rounds:
             rnd.tournament, rnd.stage = tournament, stage  # the clock reads the event's minutes
         context = {**self.get_serializer_context(),
@@ -80,7 +83,8 @@ class StageViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.RetrieveM
                        view=self)
 
     def _answer(self, stage: Stage) -> Response:
-        stage.round_count = Round.objects.filter(stage=stage).count()
+        rounds = Round.objects.filter(stage=stage)
+        stage.round_count = (rounds if self.sees_unpublished() else rounds.published()).count()
         return Response(StageSerializer(stage).data)
 
     @extend_schema(summary="Change a stage before its first round", parameters=[TOURNAMENT_ID, STAGE_NUMBER],

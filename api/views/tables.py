@@ -46,7 +46,8 @@ class RoundTablesView(TournamentChildMixin, VisitorNotModified, APIView):
     )
     def get(self, request, tournament_id=None, number=None):
         def build():
-            found = round_tables(tournament=self.get_tournament(), number=int(number))
+            found = round_tables(tournament=self.get_tournament(), number=int(number),
+                                 unpublished=self.sees_unpublished())
             if found is None:
                 raise Http404
             return tables_split(found)
@@ -67,4 +68,5 @@ class LiveTablesView(TournamentChildMixin, VisitorNotModified, APIView):
         parameters=[TOURNAMENT_ID], responses={200: LiveTablesSerializer},
     )
     def get(self, request, tournament_id=None):
-        return self.conditional(lambda: tables_split(live_tables(tournament=self.get_tournament())))
+        return self.conditional(lambda: tables_split(live_tables(tournament=self.get_tournament(),
+                                                                      unpublished=self.sees_unpublished())))

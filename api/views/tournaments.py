@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.decorators import action
 
+from tournaments.access import sees_unpublished
 from tournaments.models import Entry, KeptApart, Tournament
 from tournaments.services.draws import entry_add_player, entry_numbers_set, kept_apart_add, kept_apart_remove
 from tournaments.services.rounds import entry_add_late, entry_withdraw
@@ -101,8 +102,21 @@ class TournamentChildMixin:
         if not self.request.user.is_authenticated and value.isdigit():
             return public_answer(self.request, int(value), *self.answer_versions(self.request, self.kwargs,
                                                                                  int(value)), build)
-        pk = self.get_tournament().pk
-        return versioned(self.request, *self.answer_versions(self.request, self.kwargs, pk), build)
+        tournament = self.get_tournament()
+        keys, parts = self.answer_versions(self.request, self.kwargs, tournament.pk)
+        if self.sees_unpublished():  # an answer with the rounds not yet published: kept apart from the public's
+            parts = (*parts, "unpublished")
+        return versioned(self.request, keys, parts, build)
+
+    def sees_unpublished(self) -> bool:
+        """Whether this request's user sees the tournament's rounds not yet published (``access.sees_unpublished``):
+        asked only of an event that publishes on purpose (one publishing automatically has none: turning it on
+        publishes them)."""
+        if not hasattr(self, "_sees_unpublished"):
+            tournament = self.get_tournament()
+            self._sees_unpublished = (not tournament.auto_publish
+                                      and sees_unpublished(self.request.user, tournament.pk))
+        return self._sees_unpublished
 
 
 def _required(field: str) -> exceptions.ValidationError:

@@ -63,7 +63,7 @@ def test_every_event_a_stream_sends_is_described(served_schema, memory_store):  
     events = async_to_sync(scenario)()
     kinds = {data["event"] for _id, data in events}
     assert kinds == {"ready", "reset", "hand.entered", "hand.corrected", "hand.deleted", "match.finished",
-                     "round.paired", "standings.updated"}
+                     "round.paired", "round.published", "standings.updated"}
     validator = _validator(served_schema, "PushEvent")
     for _id, data in events:
         validator.validate(json.loads(json.dumps(data)))

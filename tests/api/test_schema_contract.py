@@ -144,7 +144,8 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
     webhooks = schema["webhooks"]
     names = {"hand.entered": "HandEnteredEvent", "hand.corrected": "HandCorrectedEvent",
              "hand.deleted": "HandDeletedEvent", "match.finished": "MatchFinishedEvent",
-             "round.paired": "RoundPairedEvent", "standings.updated": "StandingsUpdatedEvent",
+             "round.paired": "RoundPairedEvent", "round.published": "RoundPublishedEvent",
+             "standings.updated": "StandingsUpdatedEvent",
              "stage.closed": "StageClosedEvent", "stage.started": "StageStartedEvent",
              "director.action": "DirectorActionEvent", "webhook.test": "WebhookTestEvent"}
     assert set(webhooks) == set(names)
@@ -156,7 +157,7 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
     standings_recompute(tournament=tournament)
     sent = []
     for event, ids in (("hand.entered", {"hand": hand.pk}), ("hand.corrected", {"hand": hand.pk}),
-                       ("round.paired", {"round": match.round.pk}),
+                       ("round.paired", {"round": match.round.pk}), ("round.published", {"round": match.round.pk}),
                        ("standings.updated", {"tournament": tournament.pk})):
         _, payloads = event_payloads(event, ids)
         sent += payloads
@@ -175,8 +176,8 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
         body = json.loads(json.dumps(_envelope(event, "6f1c2a5e-0b1d-4c55-9a43-2f4f7b0c9e11", tournament, data),
                                      cls=DjangoJSONEncoder))
         _validator(schema, names[event]).validate(body)
-    assert {event for event, _ in sent} >= {"hand.entered", "hand.deleted", "round.paired", "standings.updated",
-                                            "director.action"}
+    assert {event for event, _ in sent} >= {"hand.entered", "hand.deleted", "round.paired", "round.published",
+                                            "standings.updated", "director.action"}
 
 
 def test_query_values_the_schema_calls_valid_are_accepted_and_others_refused(anon, club, tournament):

@@ -81,3 +81,17 @@ def test_two_rounds_sharing_a_code_by_chance_open_the_one_still_valid(event):
     Match.objects.filter(pk=later.pk).update(status=Match.Status.FINISHED,
                                              updated_at=timezone.now() - timedelta(hours=1))
     assert access.table_code_match(event.pk, "ACD347") == (earlier, access.CODE_VALID)
+
+
+def test_a_round_not_yet_published_opens_no_table_by_its_code(event):
+    """Issue 28: its sheets may be printed, but its codes open nothing before the organizer publishes it."""
+    from tournaments.models import Round
+    from tournaments.services.publication import round_publish
+
+    one = Match.objects.get(round__tournament=event, table=1)
+    Round.objects.filter(pk=one.round_id).update(published_at=None)
+    one = Match.objects.select_related("round").get(pk=one.pk)
+    assert access.table_code_state(one, "ACD347") == access.CODE_UNKNOWN
+    assert access.table_code_match(event.pk, "ACD347") == (None, access.CODE_UNKNOWN)
+    round_publish(round=one.round)
+    assert access.table_code_match(event.pk, "ACD347") == (one, access.CODE_VALID)

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from tests.api.deals import summary
 from tests.api.individual import enter_players, individual_event, names
+from tests.factories import UserFactory
 from tournaments.models import Round
 from tournaments.services.hands import hand_enter
 from tournaments.services.rounds import round_pair
@@ -44,7 +45,9 @@ def test_an_individual_events_round_hands_and_standings_reach_the_receiver(djang
     event = individual_event()
     players = enter_players(event, 9)
     by_id = {p.pk: p for p in players}
-    endpoint_create(tournament=event, url=receiver.url)
+    organizer = UserFactory(username="organizer")
+    event.organizers.add(organizer)  # round.paired reaches the endpoints its organizers registered
+    endpoint_create(tournament=event, url=receiver.url, user=organizer)
     with django_capture_on_commit_callbacks(execute=True):
         rnd = round_pair(tournament=event)
     sent = {r["headers"]["X-Manille-Event"]: json.loads(r["body"])["data"] for r in receiver.requests}

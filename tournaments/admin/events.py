@@ -72,8 +72,8 @@ class StageInline(admin.TabularInline):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("stage_number", "number", "status", "matches_link")
-    readonly_fields = ("stage_number", "number", "status", "matches_link")
+    fields = ("stage_number", "number", "status", "published_at", "matches_link")
+    readonly_fields = ("stage_number", "number", "status", "published_at", "matches_link")
     show_change_link = True
 
     def get_queryset(self, request):
@@ -110,7 +110,7 @@ class TournamentAdmin(ScopedAdmin):
     date_hierarchy = "starts_on"
     fieldsets = (
         (None, {"fields": ("name", "slug", "club", "variant", "entry", "format", "rounds", "best_of", "options",
-                           "public", "status", "starts_on")}),
+                           "public", "auto_publish", "status", "starts_on")}),
         (_("Match length"), {"classes": ("collapse",),
                              "fields": ("match_length", "match_games", "minutes", "at_time")}),
         (_("Individual events"), {"classes": ("collapse",),
@@ -124,6 +124,8 @@ class TournamentAdmin(ScopedAdmin):
     )
     form = TournamentAdminForm
     change_form_template = "admin/tournaments/tournament/change_form.html"
+    # Shown, changed in the workspace or the API (``tournament_update``: turning it on publishes the rounds waiting).
+    readonly_fields = ("auto_publish",)
 
     def get_inlines(self, request, obj):
         """An individual event's page also keeps its players apart. The stages show on an event's page, not on the

@@ -111,28 +111,28 @@ class RoundDrawInline(admin.TabularInline):
 class RoundAdmin(ScopedAdmin):
     role = "organizer"
     scope_path = "tournament"
-    list_display = ("__str__", "tournament", "number", "status")
+    list_display = ("__str__", "tournament", "number", "status", "published_at")
     list_filter = ("status", ("tournament", RELATED_ONLY))
     search_fields = ("tournament__name",)
     autocomplete_fields = ("tournament",)
-    readonly_fields = ("status",)
+    readonly_fields = ("status", "published_at")  # published by the services (round_publish), shown here
     inlines = [MatchInline]
     list_select_related = ("tournament",)
     #: An individual event's round: drawn by the services, its clock kept by them; shown here.
-    individual_readonly = ("tournament", "number", "status", "seed", "clock_started_at", "clock_ends_at",
-                           "clock_paused_left")
+    individual_readonly = ("tournament", "number", "status", "published_at", "seed", "clock_started_at",
+                           "clock_ends_at", "clock_paused_left")
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.tournament.is_individual:
             return self.individual_readonly
         if obj is not None:
-            return ("tournament", "number", "status")
+            return ("tournament", "number", "status", "published_at")
         return self.readonly_fields
 
     def get_fields(self, request, obj=None):
         if obj is not None and obj.tournament.is_individual:
             return self.individual_readonly
-        return ("tournament", "number", "status")
+        return ("tournament", "number", "status", "published_at")
 
     def get_inlines(self, request, obj):
         if obj is not None and obj.tournament.is_individual:

@@ -119,6 +119,10 @@ class Tournament(models.Model):
         help_text="Individual events: rank clubs by the mean of their N best players (empty: all players pooled).")
     options = models.JSONField(default=dict, blank=True, help_text="House options, validated by the variant.")
     public = models.BooleanField(default=True)
+    # Issue 28 (``services.publication``; who sees an unpublished round: ``access.visible_rounds``).
+    auto_publish = models.BooleanField(
+        default=True, help_text="Publish each round as it is paired; off: an organizer publishes it on purpose "
+                                "(until then only the organizers, directors and scorekeepers see it).")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organized_tournaments")
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scorekept_tournaments")

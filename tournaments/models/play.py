@@ -8,6 +8,7 @@ hand inserted into a finished game (a trigger, see migration 0002).
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
@@ -17,6 +18,12 @@ from .events import Stage, Tournament
 
 SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
 SIDE_CHOICES = [("ns", "NS (first team)"), ("ew", "EW (second team)")]
+
+
+class RoundQuerySet(models.QuerySet):
+    def published(self):
+        """The rounds everyone who sees their tournament sees (``access.visible_rounds`` decides who sees the rest)."""
+        return self.filter(published_at__isnull=False)
 
 
 class Round(models.Model):
@@ -38,7 +45,15 @@ class Round(models.Model):
     clock_ends_at = models.DateTimeField(null=True, blank=True)
     clock_paused_left = models.PositiveIntegerField(null=True, blank=True,
                                                     help_text="Seconds left while the clock is paused.")
+    # Published (issue 28): from then on everyone who sees the tournament sees the round; before, its organizers,
+    # directors and scorekeepers alone. Set as the round is made when the tournament publishes automatically
+    # (``Tournament.auto_publish``, the default), else by ``round_publish``.
+    published_at = models.DateTimeField(null=True, blank=True,
+                                        help_text="When the round was published (empty: not yet, seen by the "
+                                                  "organizers, directors and scorekeepers alone).")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -66,8 +81,20 @@ class Round(models.Model):
             exclude = set(exclude) - {"stage"}
         super().validate_constraints(exclude=exclude)
 
+    @property
+    def published(self) -> bool:
+        return self.published_at is not None
+
     def save(self, *args, **kwargs):
         self._join_running_stage()
+        if self._state.adding and self.published_at is None and self.tournament_id is not None:
+            # Made by any path (the pairing, the draw, a knockout's next round, the admin): published at once
+            # unless the tournament publishes on purpose.
+            tournament = self._state.fields_cache.get("tournament")
+            auto = (tournament.auto_publish if tournament is not None else Tournament.objects.filter(
+                pk=self.tournament_id).values_list("auto_publish", flat=True).first())
+            if auto:
+                self.published_at = timezone.now()
         super().save(*args, **kwargs)
 
 

@@ -141,10 +141,13 @@ def _name_words(name: str) -> set[str]:
     return {*text.split(), *text.replace("'", " ").split(), *text.replace("'", "").split()}
 
 
-def player_evening(tournament: Tournament, player: Player) -> list[dict]:
-    """A player's rounds in an individual event: table, seat, partner, opponents, result and points, by round."""
-    seats = list(RoundSeat.objects.filter(round__tournament=tournament, player=player)
-                 .select_related("round", "match").order_by("round__number"))
+def player_evening(tournament: Tournament, player: Player, published: bool = False) -> list[dict]:
+    """A player's rounds in an individual event: table, seat, partner, opponents, result and points, by round
+    (``published``: of the published rounds alone, a public page's)."""
+    seats = RoundSeat.objects.filter(round__tournament=tournament, player=player)
+    if published:
+        seats = seats.filter(round__published_at__isnull=False)
+    seats = list(seats.select_related("round", "match").order_by("round__number"))
     matches = [s.match for s in seats if s.match_id]
     players = players_of_matches(matches)
     rows = []

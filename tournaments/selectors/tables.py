@@ -65,9 +65,11 @@ def table_row(match: Match, players: dict | None = None) -> dict:
     }
 
 
-def round_tables(*, tournament: Tournament, number: int) -> dict | None:
-    """Return a round's number, status and every table (None: no such round)."""
-    rnd = Round.objects.filter(tournament=tournament, number=number).only("id", "number", "status").first()
+def round_tables(*, tournament: Tournament, number: int, unpublished: bool = False) -> dict | None:
+    """Return a round's number, status and every table (None: no such round, or not yet published and
+    ``unpublished`` false: the reader does not see it, ``access.sees_unpublished``)."""
+    rounds = Round.objects.filter(tournament=tournament, number=number)
+    rnd = (rounds if unpublished else rounds.published()).only("id", "number", "status").first()
     if rnd is None:
         return None
     matches = list(_matches().filter(round=rnd).order_by("table"))
@@ -75,10 +77,13 @@ def round_tables(*, tournament: Tournament, number: int) -> dict | None:
     return {"number": rnd.number, "status": rnd.status, "tables": [table_row(m, players[m.pk]) for m in matches]}
 
 
-def live_tables(*, tournament: Tournament) -> dict:
-    """Return the tournament's matches being played now (a hand entered, the match not finished), by round and table."""
-    matches = list(_matches().filter(round__tournament=tournament, status=Match.Status.PLAYING).order_by(
-        "round__number", "table"))
+def live_tables(*, tournament: Tournament, unpublished: bool = False) -> dict:
+    """Return the tournament's matches being played now (a hand entered, the match not finished), by round and table
+    (those of rounds not yet published only with ``unpublished``)."""
+    matches = _matches().filter(round__tournament=tournament, status=Match.Status.PLAYING)
+    if not unpublished:
+        matches = matches.filter(round__published_at__isnull=False)
+    matches = list(matches.order_by("round__number", "table"))
     players = players_of_matches(matches)
     return {"tables": [table_row(m, players[m.pk]) for m in matches]}
 

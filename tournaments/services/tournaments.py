@@ -14,6 +14,7 @@ from django.utils.text import slugify
 
 from tournaments.models import STAGE_ONE_FIELDS, Entry, Round, Stage, Tournament
 from tournaments.services.errors import Conflict, InvalidFields
+from tournaments.services.publication import rounds_publish_pending
 
 #: Fields that shape every match already played: frozen once a round exists.
 FROZEN_ONCE_PAIRED = ("variant", "entry", "format", "best_of", "match_length", "match_games", "options", "rounds",
@@ -119,11 +120,14 @@ def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
                 raise Conflict("tournament_started", "entry", {"reason": "entries"})
             counting = [f for f in ("confirmation", "unconfirmed")
                         if f in fields and fields[f] != getattr(tournament, f)]
+            publishing = fields.get("auto_publish") is True and not tournament.auto_publish
             for field, value in fields.items():
                 setattr(tournament, field, value)
             _check(tournament, {"club" if f == "club_id" else f for f in fields})
             tournament.save()
             _set_people(tournament, people)
+            if publishing:  # automatic publication turned on: no round stays hidden
+                rounds_publish_pending(tournament=tournament, user=user)
             if counting:  # which results count changed: the standings again
                 from tournaments.services.standings import standings_recompute_schedule
 

@@ -27,7 +27,7 @@ SETTINGS = ("name", "club", "variant", "format", "rounds", "best_of", "points_wi
             "separate_clubs_rounds", "double_round_robin", "starts_on", "public")
 #: The settings of the entry kind, the match length and individual events; a choice left out keeps its default.
 EVENT_SETTINGS = ("entry", "match_length", "match_games", "minutes", "at_time", "sit_out_score", "withdrawal",
-                  "club_best_n", "confirmation", "unconfirmed", "auto_confirm_minutes")
+                  "club_best_n", "confirmation", "unconfirmed", "auto_confirm_minutes", "auto_publish")
 #: The fixed score of a sit-out: the form's field of each key of ``Tournament.sit_out_fixed``.
 SIT_OUT_FIELDS = {"match_points": "sit_out_match_points", "games_won": "sit_out_games_won",
                   "points_for": "sit_out_points_for"}
@@ -100,6 +100,13 @@ class TournamentForm(forms.Form):
                                 help_text=_("Shown on the public site; unticked, only its organizers and "
                                             "scorekeepers see it. A new tournament starts hidden: publish it "
                                             "when it is ready."))
+    # Rounds published on purpose (issue 28); left out, as published automatically (today's default).
+    auto_publish = forms.TypedChoiceField(
+        label=_("Publishing the rounds"), required=False, widget=forms.RadioSelect, empty_value=True,
+        coerce=lambda value: value in (True, "True"),
+        choices=[(True, _("Automatically: everyone sees a round as soon as it is paired")),
+                 (False, _("On purpose: a round stays with the organizers, directors and scorekeepers until an "
+                           "organizer publishes it (print and check it first)"))])
     # -- the entry kind, the match length, individual events (words: web/workspace/event_words.py) ------------
     entry = forms.ChoiceField(label=_("Who enters"), choices=event_words.ENTRY_CHOICES, required=False,
                               widget=forms.RadioSelect)
@@ -254,6 +261,8 @@ class TournamentForm(forms.Form):
         for name, default in CHOICE_DEFAULTS.items():  # a choice not sent keeps its default (or its value)
             if not cleaned.get(name):
                 cleaned[name] = getattr(self.tournament, name) if self.tournament is not None else default
+        if "auto_publish" not in self.data:  # not sent: as it is (a new event publishes its rounds automatically)
+            cleaned["auto_publish"] = self.tournament.auto_publish if self.tournament is not None else True
         cleaned["sit_out_fixed"] = {key: cleaned[field] for key, field in SIT_OUT_FIELDS.items()
                                     if cleaned.get(field) is not None}
         tiebreaks = cleaned.get("tiebreaks") or []

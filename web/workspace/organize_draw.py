@@ -116,8 +116,8 @@ def round_page(request, tournament, rnd: Round, *, error: str | None = None, sta
     return render(request, "web/workspace/organize/round_individual.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd, "tables": tables, "sitting_out": out,
         "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
-        "rounds": list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number",
-                                                                                               flat=True)),
+        "rounds": [{"number": number, "published": at is not None} for number, at in Round.objects.filter(
+            tournament=tournament).order_by("number").values_list("number", "published_at")],
         "draws": draws, "in_use": in_use, "report": _report(in_use.result if in_use else {}),
         "can_redraw": last is not None and last.pk == rnd.pk and not started,
         "draw_json": DRAW_JSON.format(id=tournament.pk, number=rnd.number),

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.models import Entry, Match, Round, Team
 from tournaments.selectors.entries import round_matches, tournament_rounds
 from tournaments.services.errors import ServiceError
+from tournaments.services.publication import round_publish
 from tournaments.services.rounds import match_pairing_change
 from tournaments import vocabulary
 
@@ -29,6 +30,12 @@ def _round_or_404(tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 
 
+def round_picker(tournament) -> list[dict]:
+    """The event's rounds for the round page's picker: each number, and whether it is published (marked if not)."""
+    return [{"number": number, "published": at is not None} for number, at in
+            Round.objects.filter(tournament=tournament).order_by("number").values_list("number", "published_at")]
+
+
 def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None, status=200):
     matches = list(round_matches(round=rnd))
     # What the pairing service also checks (round_started): shown forms only while a change can succeed.
@@ -45,7 +52,7 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
     return render(request, "web/workspace/organize/round.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd,
         "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
-        "rounds": list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True)),
+        "rounds": round_picker(tournament),
         "tables": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
                     "error": error if error_match == m.pk else None} for m in matches],
         "editable": not started, "teams": teams, "error": error, "unplaced": unplaced,
@@ -83,4 +90,15 @@ def round_change(request, tournament, number):
                            error_match=match.pk, status=400)
     messages.success(request, _("Table %(table)s: %(ns)s against %(ew)s.") % {
         "table": match.table, "ns": ns.name, "ew": ew.name if ew else _("a bye")})
+    return redirect("ws:round", tournament.slug, rnd.number)
+
+
+@require_POST
+@organizer_view
+def round_publish_view(request, tournament, number):
+    """Publish the round: from now on everyone who sees the event sees it (its public pages, the wall, its sheets'
+    codes); until then its organizers, directors and scorekeepers alone."""
+    rnd = round_publish(round=_round_or_404(tournament, number), user=request.user)
+    messages.success(request, _("Round %(n)s is published: everyone who follows the event sees it now.")
+                     % {"n": rnd.number})
     return redirect("ws:round", tournament.slug, rnd.number)

@@ -47,6 +47,7 @@ urlpatterns = [
     path("t/<slug:slug>/actions/<int:action_id>/revert/", organize_desk.desk_revert, name="actions-revert"),
     path("t/<slug:slug>/rounds/<int:number>/", organize_rounds.round_view, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/change/", organize_rounds.round_change, name="round-change"),
+    path("t/<slug:slug>/rounds/<int:number>/publish/", organize_rounds.round_publish_view, name="round-publish"),
     path("t/<slug:slug>/rounds/<int:number>/redraw/", organize_draw.round_redraw_view, name="round-redraw"),
     path("t/<slug:slug>/rounds/<int:number>/clock/", organize_draw.round_clock_view, name="round-clock"),
     path("t/<slug:slug>/rounds/<int:number>/clock/state/", organize_draw.round_clock_state,

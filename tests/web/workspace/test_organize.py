@@ -69,7 +69,8 @@ def urls_of(tournament) -> list[tuple[str, str]]:
             ("post", reverse("ws:forbidden-add", args=[slug]))]
     if rnd:
         urls += [("get", reverse("ws:round", args=[slug, rnd.number])),
-                 ("post", reverse("ws:round-change", args=[slug, rnd.number]))]
+                 ("post", reverse("ws:round-change", args=[slug, rnd.number])),
+                 ("post", reverse("ws:round-publish", args=[slug, rnd.number]))]
     return urls
 
 
