@@ -142,6 +142,7 @@ def stamps(*keys: str) -> str | None:
 
 _MATCH_TOURNAMENTS: dict[int, int] = {}
 _ROUND_TOURNAMENTS: dict[int, int] = {}
+_PUBLISHED_MATCH_TOURNAMENTS: dict[int, int] = {}
 _MATCH_TOURNAMENTS_MAX = 50_000
 _SLUGS: dict[str, int] = {}
 _SLUGS_MAX = 10_000
@@ -152,6 +153,7 @@ def forget() -> None:
     """Empty the process's memory of matches' tournaments and slugs (the tests: a rolled-back SQLite id comes again)."""
     _MATCH_TOURNAMENTS.clear()
     _ROUND_TOURNAMENTS.clear()
+    _PUBLISHED_MATCH_TOURNAMENTS.clear()
     _SLUGS.clear()
 
 
@@ -214,6 +216,15 @@ def match_tournament_id(match_id: int) -> int | None:
 
     return _kept_tournament_id(_MATCH_TOURNAMENTS, match_id, lambda: Match.objects.filter(pk=match_id).values_list(
         "round__tournament_id", flat=True).first())
+
+
+def published_match_tournament_id(match_id: int) -> int | None:
+    """The tournament of a match whose round is published (None: no such match, or its round is not published
+    yet), from process memory after the first read that found it (a published round is never unpublished)."""
+    from tournaments.models import Match
+
+    return _kept_tournament_id(_PUBLISHED_MATCH_TOURNAMENTS, match_id, lambda: Match.objects.filter(
+        pk=match_id, round__published_at__isnull=False).values_list("round__tournament_id", flat=True).first())
 
 
 def round_tournament_id(round_id: int) -> int | None:

@@ -114,7 +114,8 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
         if self.action_map.get("get") != "retrieve":
             return None
         pk = kwargs["pk"]
-        tournament_id = versions.match_tournament_id(int(pk))
+        # A match of a round not yet published has no visitor's answer: a 404 (public_answer), never a 304.
+        tournament_id = versions.published_match_tournament_id(int(pk))
         return None if tournament_id is None else (tournament_id, versions.scoreboard_keys(int(pk), tournament_id),
                                                    ("scoreboard", pk))
 
@@ -131,13 +132,7 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
 
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
             tournament_id, keys, parts = self.visitor_versions(request, self.kwargs) or (None, None, None)
-
-            def visitor_build():  # a match of a round not yet published: a 404 (a 304 needs an ETag never sent)
-                if not visible_matches(None).filter(pk=pk).exists():
-                    raise Http404
-                return build()
-
-            return public_answer(request, tournament_id, keys, parts, visitor_build)
+            return public_answer(request, tournament_id, keys, parts, build)
         tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
         tournament_id = tournament_id.first()
         if tournament_id is None:

@@ -70,6 +70,7 @@ def test_an_unpublished_round_is_a_404_to_all_but_its_organizers_directors_and_s
 
 
 def test_publishing_shows_the_round_to_everyone(tournament, on_purpose, anon, stranger, organizer):
+    assert anon.get(f"/api/v1/matches/{on_purpose.pk}/").status_code == 404  # not remembered as the answer
     response = client_for(organizer).post(rounds_url(tournament, 2) + "publish/")
     assert response.status_code == 200, response.json()
     body = response.json()
