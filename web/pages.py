@@ -103,7 +103,9 @@ def standings_columns() -> list[dict]:
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:
-    return list(Round.objects.filter(tournament=tournament).order_by("number"))
+    """The event's rounds, stage by stage (round numbers count per stage), each with its stage."""
+    return list(Round.objects.filter(tournament=tournament).select_related("stage").order_by("stage__number",
+                                                                                             "number"))
 
 
 def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
@@ -130,8 +132,10 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
     }
 
 
-def round_or_404(tournament: Tournament, number: int) -> Round:
-    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+def round_or_404(tournament: Tournament, number: int, stage: int = 1) -> Round:
+    """Round ``number`` of stage ``stage`` (round numbers count per stage: ``/rounds/<n>/`` is stage 1's)."""
+    rnd = Round.objects.filter(tournament=tournament, stage__number=stage, number=number).select_related(
+        "stage").first()
     if rnd is None:
         raise Http404
     return rnd
@@ -139,7 +143,8 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
 
 def current_round(tournament: Tournament) -> Round | None:
     """The round being played: the last one paired (of the latest stage that has rounds)."""
-    return Round.objects.filter(tournament=tournament).order_by("-stage__number", "-number").first()
+    return (Round.objects.filter(tournament=tournament).select_related("stage").order_by("-stage__number", "-number")
+            .first())
 
 
 def _seat_team(seat: str, sides: dict) -> str:

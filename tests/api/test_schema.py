@@ -143,7 +143,7 @@ def test_fuzz_the_api_against_its_schema(fuzz_world):
     assert not failures, "\n\n".join(failures)
 
 
-STATEFUL = dict(max_examples=15, stateful_step_count=6)  # scenarios, and calls in each
+STATEFUL = dict(max_examples=25, stateful_step_count=6)  # scenarios, and calls in each
 
 
 def test_stateful_runs_along_the_schemas_links(fuzz_world):
