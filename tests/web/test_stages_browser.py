@@ -159,7 +159,8 @@ def test_the_stages_pages_at_both_widths(browser, server):  # noqa: F811
 
 def test_the_bracket_with_its_match_for_third_place_at_both_widths(browser, server):  # noqa: F811
     """A knockout of 8 after 4 pools played through the services to its end, third place included: the match
-    for third place is drawn under the final and its winner named in the drawing's description."""
+    for third place is drawn under the final and its winner named in the drawing's description; the final's
+    round has its stage's address."""
     from tests.web.stage_pages import roeselare_event
     from tournaments.models import Match
 
@@ -178,4 +179,9 @@ def test_the_bracket_with_its_match_for_third_place_at_both_widths(browser, serv
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.locator(".bracket-scroll").evaluate("b => b.scrollTo(b.scrollWidth, 0)")
         shot(page, f"bracket-third-place-{width}")
+        # The knockout's final round at its stage's address, named by its stage in the rounds' picker.
+        page.goto(f"{server.url}/t/{tournament.slug}/stages/2/rounds/3/")
+        assert page.locator(".round-picker a[aria-current=page]").inner_text() == "Stage 2, round 3"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"stage-round-{width}")
         context.close()
