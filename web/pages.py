@@ -108,7 +108,9 @@ def standings_columns() -> list[dict]:
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:
-    return list(Round.objects.published().filter(tournament=tournament).order_by("number"))
+    """The event's published rounds, stage by stage (round numbers count per stage), each with its stage."""
+    return list(Round.objects.published().filter(tournament=tournament).select_related("stage").order_by(
+        "stage__number", "number"))
 
 
 def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
@@ -135,10 +137,11 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
     }
 
 
-def round_or_404(tournament: Tournament, number: int, user=None) -> Round:
-    """A published round of the tournament by its number; with ``user`` (a printed page, never a shared one) a
-    round not yet published too when they see it (``access.sees_unpublished``: to print its sheets first)."""
-    rounds = Round.objects.filter(tournament=tournament, number=number)
+def round_or_404(tournament: Tournament, number: int, stage: int = 1, user=None) -> Round:
+    """Round ``number`` of stage ``stage`` (round numbers count per stage: ``/rounds/<n>/`` is stage 1's), if
+    published; with ``user`` (a printed page, never a shared one) a round not yet published too when they see it
+    (``access.sees_unpublished``: to print its sheets first)."""
+    rounds = Round.objects.filter(tournament=tournament, stage__number=stage, number=number).select_related("stage")
     if user is None or not access.sees_unpublished(user, tournament.pk):
         rounds = rounds.published()
     rnd = rounds.first()
@@ -149,7 +152,8 @@ def round_or_404(tournament: Tournament, number: int, user=None) -> Round:
 
 def current_round(tournament: Tournament) -> Round | None:
     """The round being played: the last one paired (of the latest stage that has rounds)."""
-    return Round.objects.published().filter(tournament=tournament).order_by("-stage__number", "-number").first()
+    return (Round.objects.published().filter(tournament=tournament).select_related("stage")
+            .order_by("-stage__number", "-number").first())
 
 
 def _seat_team(seat: str, sides: dict) -> str:

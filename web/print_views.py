@@ -78,7 +78,7 @@ def standings_pdf(request, slug):
 
 def _round_context(request, slug: str, number: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
-    rnd = pages.round_or_404(tournament, number, request.user)  # its organizers print it before publishing
+    rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
     return {"tournament": tournament, "facts": pages.tournament_facts(tournament),
             "tables": pages.round_tables(rnd, tournament),
             "pdf_url": reverse("web:round-pdf", args=[slug, number]),
@@ -139,7 +139,7 @@ def _qr_svg(url: str) -> str:
 
 def _sheets_context(request, slug: str, number: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
-    rnd = pages.round_or_404(tournament, number, request.user)  # its organizers print it before publishing
+    rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
     if tournament.is_individual:
         return _individual_sheets_context(request, tournament, rnd)
     return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament),
@@ -206,7 +206,7 @@ def _seats_context(request, slug: str, number: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
     if not tournament.is_individual:
         raise Http404
-    rnd = pages.round_or_404(tournament, number, request.user)  # its organizers print it before publishing
+    rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
     seating = round_seating(rnd)
     groups: list[dict] = []
     for row in seating["rows"]:

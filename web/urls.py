@@ -28,6 +28,8 @@ tournament = [
     path("stages/<int:number>/", views.stages, name="stage"),
     path("stages/ranking/", views.event_ranking, name="event-ranking"),
     path("stages/<int:number>/bracket/print/", print_views.bracket_print, name="bracket-print"),
+    # A later stage's rounds (round numbers count per stage; rounds/<n>/ is stage 1's).
+    path("stages/<int:stage>/rounds/<int:number>/", views.rounds, name="stage-round"),
     # Individual events: where do I sit (the current round, or any), the door's list, the players.
     path("seat/", views.seat, name="seat"),
     path("rounds/<int:number>/seat/", views.seat, name="round-seat"),

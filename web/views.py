@@ -139,8 +139,9 @@ def clubs(request, slug):
     return render(request, "web/clubs.html", ctx)
 
 
-def rounds(request, slug, number=None):
-    """A round's tables (the current round by default), with links to the others."""
+def rounds(request, slug, number=None, stage=1):
+    """A round's tables (the current round by default), with links to the others; ``stage``: the stage whose
+    round ``number`` it is (``/stages/<s>/rounds/<n>/``; ``/rounds/<n>/`` is stage 1's)."""
     if (unchanged := _visitor_not_modified(request, slug, versions.results_keys)) is not None:
         return unchanged
     tournament, ctx = _tournament_context(request, slug, "rounds")
@@ -152,7 +153,7 @@ def rounds(request, slug, number=None):
 
     def fill(ctx):
         all_rounds = pages.rounds_of(tournament)
-        rnd = pages.round_or_404(tournament, number) if number else all_rounds[-1]
+        rnd = pages.round_or_404(tournament, number, stage) if number else all_rounds[-1]
         ctx.update(rounds=all_rounds, round=rnd,
                    region=regions.region_html("round", rnd.pk, request.LANGUAGE_CODE, stamp=ctx["live_stamp"], rnd=rnd,
                                                   tournament=tournament))

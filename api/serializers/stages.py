@@ -34,7 +34,7 @@ class StageSerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
         fields = ["number", "format", "status", "rounds", "round_count", "best_of", "match_length", "match_games",
-                  "minutes", "at_time", "pools", "qualification", "seed"]
+                  "minutes", "at_time", "pools", "third_place", "tiebreak_deals", "qualification", "seed"]
         read_only_fields = fields
 
     def get_qualification(self, stage) -> QualificationSerializer(allow_null=True):
@@ -55,17 +55,19 @@ class StageCreateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
         fields = ["format", "rounds", "best_of", "match_length", "match_games", "minutes", "at_time", "pools",
-                  "previous_qualification"]
+                  "third_place", "tiebreak_deals", "previous_qualification"]
 
 
 class StageUpdateSerializer(serializers.ModelSerializer):
-    """A stage changed before its first round: a pending stage's settings; stage 1's `pools` and `seed` only."""
+    """A stage changed before its first round: a pending stage's settings; stage 1's `pools`, `seed`,
+    `third_place` and `tiebreak_deals` only."""
 
     format = serializers.ChoiceField(choices=Stage.Format.choices, required=False)
 
     class Meta:
         model = Stage
-        fields = ["format", "rounds", "best_of", "match_length", "match_games", "minutes", "at_time", "pools", "seed"]
+        fields = ["format", "rounds", "best_of", "match_length", "match_games", "minutes", "at_time", "pools", "seed",
+                  "third_place", "tiebreak_deals"]
         extra_kwargs = {name: {"required": False} for name in fields}
 
 

@@ -20,7 +20,8 @@ def test_a_one_stage_event_lists_its_stage(anon, tournament):
     stages = anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()["results"]
     assert stages == [{"number": 1, "format": "swiss", "status": "running", "rounds": tournament.rounds,
                        "round_count": 1, "best_of": 3, "match_length": "best_of", "match_games": None,
-                       "minutes": None, "at_time": "finish", "pools": 0, "qualification": None, "seed": None}]
+                       "minutes": None, "at_time": "finish", "pools": 0, "third_place": False,
+                       "tiebreak_deals": None, "qualification": None, "seed": None}]
     assert anon.get(f"/api/v1/tournaments/{tournament.slug}/stages/1/").json() == stages[0]
     assert anon.get(f"/api/v1/tournaments/{tournament.pk}/stages/2/").status_code == 404
     rounds = anon.get(f"/api/v1/tournaments/{tournament.pk}/rounds/").json()

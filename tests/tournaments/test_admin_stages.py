@@ -43,3 +43,26 @@ def test_a_form_without_the_stage_checks_the_number_in_the_running_stage():
     fresh = Round(tournament=tournament, number=2)
     fresh.full_clean(exclude=["stage"])
     assert fresh.stage.number == 1
+
+
+def test_a_stages_entrants_are_listed_read_only_with_how_they_came_in(admin_client):
+    from tests.factories import UserFactory as Users
+    from tournaments.models import Entry, Stage
+    from tournaments.services.stages import stage_place_entrant
+
+    tournament = TournamentFactory(format="swiss", rounds=4)
+    for seed in range(1, 9):
+        EntryFactory(tournament=tournament, team=TeamFactory(), seed=seed)
+    organizer = Users(username="marie")
+    stage_add(tournament=tournament, user=organizer, format="knockout", rounds=2,
+              previous_qualification={"kind": "top", "count": 4, "carry": []})
+    entry = Entry.objects.filter(tournament=tournament).order_by("seed").last()
+    stage_place_entrant(tournament=tournament, number=2, entry=entry, user=organizer)
+    stage = Stage.objects.get(tournament=tournament, number=2)
+    page = admin_client.get(reverse("admin:tournaments_stageentrant_changelist") + f"?stage__id__exact={stage.pk}")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert entry.team.name in html and "placed by hand by marie" in html
+    assert not page.context["cl"].model_admin.has_change_permission(page.wsgi_request)
+    tournament_page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+    assert f"?stage__id__exact={stage.pk}" in tournament_page.content.decode()

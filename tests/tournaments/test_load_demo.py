@@ -34,7 +34,7 @@ def demo():
 def test_loads_clubs_players_teams_and_users(demo):
     loaded = counts()
     assert {name: loaded[name] for name in ("Club", "Player", "Team", "Tournament", "Entry", "Round", "Match")} == {
-        "Club": 4, "Player": 30, "Team": 12, "Tournament": 4, "Entry": 42, "Round": 5, "Match": 21}
+        "Club": 5, "Player": 46, "Team": 20, "Tournament": 5, "Entry": 58, "Round": 9, "Match": 49}
     assert loaded["Hand"] > 100
     assert set(Club.objects.values_list("name", "city")) >= {("De Zwarte Kat", "Gent"),
                                                              ("Café Sportwereld", "Aalst")}
@@ -47,6 +47,7 @@ def test_loads_clubs_players_teams_and_users(demo):
     assert "for local use only" in demo
     assert "Gentse Beker" in demo and "Copa Malilla" in demo and "Aalsterse Avond" in demo
     assert "Kaarting De Zwarte Kat" in demo and "/t/kaarting-zwarte-kat/seat/" in demo
+    assert "Roeselaarse Duo" in demo
     assert "in progress" in demo and "won by" in demo
 
 
@@ -190,3 +191,23 @@ def test_an_individual_kaarting_of_22_players_with_three_rounds_drawn(demo, clie
     assert Standing.objects.filter(tournament=kaarting, player__isnull=False).count() == 22
     response = client.get("/t/kaarting-zwarte-kat/seat/", {"q": "jan"})
     assert response.status_code == 200 and "Table" in response.content.decode()
+
+
+def test_a_duo_event_of_pools_then_a_knockout_with_its_first_round_paired(demo, client):
+    from tournaments.models import Stage, StageEntrant
+
+    duo = Tournament.objects.get(slug="roeselaarse-duo")
+    stages = list(Stage.objects.filter(tournament=duo).order_by("number"))
+    assert [(s.number, s.format, s.status) for s in stages] == [(1, "pools", "closed"), (2, "knockout", "running")]
+    assert stages[0].pools == 4 and stages[1].third_place and stages[1].best_of == 3
+    pools = StageEntrant.objects.filter(stage=stages[0]).values_list("pool", flat=True)
+    assert sorted(pools) == sorted([1, 2, 3, 4] * 4)
+    pools_matches = Match.objects.filter(round__stage=stages[0])
+    assert pools_matches.count() == 24 and all(m.status == Match.Status.FINISHED for m in pools_matches)
+    assert all(Hand.objects.filter(game__match=m).count() == 4 for m in pools_matches)  # a game of four deals
+    knockout = list(Match.objects.filter(round__stage=stages[1]).order_by("round__number", "table"))
+    assert [(m.round.number, m.status) for m in knockout] == [(1, Match.Status.SCHEDULED)] * 4
+    assert StageEntrant.objects.filter(stage=stages[1]).count() == 8
+    page = client.get("/t/roeselaarse-duo/stages/").content.decode()
+    assert 'class="bracket' in page and "Pools" in page
+    assert client.get("/t/roeselaarse-duo/stages/1/").content.decode().count("pool-table") >= 4

@@ -93,7 +93,8 @@ def pools_then_knockout(*, teams: int = 20, pools: int = 5, knockout: int = 8, d
 
 def roeselare_event(*, teams: int = 60, pools: int = 15, per_pool: int = 1, best_next: int = 1,
                     knockout_rounds_played: int = 0, close_pools: bool = True, start_knockout: bool = True,
-                    pools_rounds_played: int | None = None, name: str = "Roeselare duo", slug: str = "roeselare"):
+                    pools_rounds_played: int | None = None, name: str = "Roeselare duo", slug: str = "roeselare",
+                    third_place: bool = False):
     """The Roeselare duo championship through the services: ``teams`` pairs in ``pools`` pools (a round robin
     each), the pool winners and the best runner-up to a knockout; the stronger seed always wins."""
     from tests.factories import UserFactory
@@ -109,7 +110,7 @@ def roeselare_event(*, teams: int = 60, pools: int = 15, per_pool: int = 1, best
     stage_update(tournament=tournament, number=1, user=user, pools=pools)
     field = per_pool * pools + best_next
     stage_add(tournament=tournament, user=user, format="knockout", rounds=rounds_needed(field), best_of=3,
-              previous_qualification={"kind": "pools", "per_pool": per_pool, "best_next": best_next})
+              third_place=third_place, previous_qualification={"kind": "pools", "per_pool": per_pool, "best_next": best_next})
     rank = {t: i for i, t in enumerate(ids)}
 
     def pick(m):

@@ -155,3 +155,33 @@ def test_the_stages_pages_at_both_widths(browser, server):  # noqa: F811
     if SHOTS:
         page.pdf(path=os.path.join(SHOTS, "bracket-64-print.pdf"), format="A4")
     context.close()
+
+
+def test_the_bracket_with_its_match_for_third_place_at_both_widths(browser, server):  # noqa: F811
+    """A knockout of 8 after 4 pools played through the services to its end, third place included: the match
+    for third place is drawn under the final and its winner named in the drawing's description; the final's
+    round has its stage's address."""
+    from tests.web.stage_pages import roeselare_event
+    from tournaments.models import Match
+
+    tournament = roeselare_event(teams=16, pools=4, per_pool=2, best_next=0, knockout_rounds_played=3,
+                                 third_place=True, name="Beker van Roeselare 2026", slug="beker-third")
+    third = Match.objects.get(round__stage__tournament=tournament, round__stage__number=2, round__number=3, table=2)
+    winner = third.ns if third.winner == "ns" else third.ew
+    for width, height in ((390, 844), (1280, 900)):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="en")
+        page = context.new_page()
+        page.goto(f"{server.url}/t/{tournament.slug}/stages/2/")
+        svg = page.locator("svg.bracket")
+        assert svg.is_visible()
+        assert svg.locator("text.bk-head", has_text="Third place").count() == 1
+        assert f"Third place: {winner.name}." in svg.locator("desc").text_content()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.locator(".bracket-scroll").evaluate("b => b.scrollTo(b.scrollWidth, 0)")
+        shot(page, f"bracket-third-place-{width}")
+        # The knockout's final round at its stage's address, named by its stage in the rounds' picker.
+        page.goto(f"{server.url}/t/{tournament.slug}/stages/2/rounds/3/")
+        assert page.locator(".round-picker a[aria-current=page]").inner_text() == "Stage 2, round 3"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"stage-round-{width}")
+        context.close()

@@ -51,7 +51,8 @@ class StageInline(admin.TabularInline):
 
     model = Stage
     extra = 0
-    fields = ("number", "format", "status", "rounds", "match_length", "pools", "qualification_shown")
+    fields = ("number", "format", "status", "rounds", "match_length", "best_of", "pools", "third_place",
+              "tiebreak_deals", "qualification_shown", "entrants_link")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -59,6 +60,14 @@ class StageInline(admin.TabularInline):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description=_("entrants"))
+    def entrants_link(self, obj):
+        """Its entrants' read-only list (``StageEntrantAdmin``): the qualifiers, those placed by hand and why."""
+        if not obj.pk:
+            return "—"
+        url = reverse("admin:tournaments_stageentrant_changelist") + f"?stage__id__exact={obj.pk}"
+        return format_html('<a href="{}">{}</a>', url, gettext("entrants"))
 
     @admin.display(description=_("qualification"))
     def qualification_shown(self, obj):

@@ -322,6 +322,10 @@ class Stage(models.Model):
     at_time = models.CharField(max_length=8, choices=Tournament.AtTime.choices, default=Tournament.AtTime.FINISH)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     pools = models.PositiveSmallIntegerField(default=0, help_text="A pools stage: the number of pools.")
+    third_place = models.BooleanField(default=False, help_text="A knockout: the semi-finals' losers play for third.")
+    tiebreak_deals = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(16)],
+        help_text="A knockout: a level match's tie-break game of this many deals (empty: a director decides).")
     # The qualification rule into the next stage (empty ``rule`` on the last stage).
     rule = models.CharField(max_length=16, choices=Rule.choices, blank=True, default="")
     rule_count = models.PositiveSmallIntegerField(default=0, help_text="top: the first N.")

@@ -311,6 +311,9 @@ class Game(models.Model):
     # hand services: the next hand is scored from it alone (``hand_data.state_after``). Null or behind
     # the hands (a row from before it was kept): the next hand folds the whole game, as a correction does.
     engine_state = models.JSONField(null=True, blank=True, editable=False)
+    tiebreak_deals = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A knockout's tie-break game (its match level after its length): its "
+                                         "deals, then one at a time until a side is ahead.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from tournaments import queue
 from tournaments.live import publish_tournament_changed
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Match, Round
 from tournaments.selectors.clock import NOT_STARTED, OVER, PAUSED, RUNNING, clock_status
 from tournaments.services.errors import Conflict, ServiceError
+from tournaments.services.lengths import length_of
 
 #: The longest a clock may run or be extended by, in minutes.
 CLOCK_MINUTES_MAX = 600
@@ -44,12 +45,12 @@ def _saved(rnd: Round) -> Round:
 
 
 def round_clock_start(*, round: Round, minutes: int | None = None, user=None) -> Round:
-    """Start the round's clock for ``minutes`` (the event's minutes a round by default)."""
+    """Start the round's clock for ``minutes`` (the minutes a round of its stage by default)."""
     with transaction.atomic():
         rnd = _locked(round)
         if clock_status(rnd) != NOT_STARTED:
             raise Conflict("clock_started", None, {"round": rnd.number})
-        minutes = _minutes(minutes if minutes is not None else rnd.tournament.minutes, "minutes")
+        minutes = _minutes(minutes if minutes is not None else length_of(rnd).minutes, "minutes")
         now = timezone.now()
         rnd.clock_started_at, rnd.clock_ends_at = now, now + timedelta(minutes=minutes)
         return _saved(rnd)
@@ -113,8 +114,8 @@ def round_time_up(*, round_id: int) -> int:
     from tournaments.services.games import match_lock, match_refresh_result
     from tournaments.services.results import match_result_changed
 
-    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if rnd is None or rnd.tournament.match_length != Tournament.MatchLength.TIMED or clock_status(rnd) != OVER:
+    rnd = Round.objects.select_related("tournament", "stage").filter(pk=round_id).first()
+    if rnd is None or not length_of(rnd).timed or clock_status(rnd) != OVER:
         return 0
     finished = 0
     for pk in (Match.objects.filter(round_id=round_id).exclude(status=Match.Status.FINISHED)

@@ -175,7 +175,9 @@ def _check_match(kind: str, match: Match, tournament: Tournament, params: dict) 
         if match.status == Match.Status.FINISHED:
             raise Conflict("match_finished", "match", {"table": match.table})
     if kind == Kind.DECISION:
-        if tournament.format != Tournament.Format.KNOCKOUT:
+        # The match's stage's format: a multi-stage event's knockout follows pools or a Swiss.
+        if Stage.objects.filter(pk=match.round.stage_id).values_list("format", flat=True).first() != \
+                Stage.Format.KNOCKOUT:
             raise ServiceError("not_knockout", "kind", {"kind": kind})
         if match.status != Match.Status.FINISHED or match.winner != Match.Winner.DRAW:
             raise Conflict("match_not_drawn", "match", {"table": match.table})

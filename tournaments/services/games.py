@@ -9,10 +9,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tournaments import access, versions
-from tournaments.models import Game, Hand, Match, Round, Tournament
+from tournaments.models import Game, Hand, Match, Round, Stage, Tournament
 from tournaments.selectors.clock import time_over
 from tournaments.services.errors import Conflict
 from tournaments.services.hand_data import game_settings
+from tournaments.services.lengths import STAGE_LENGTH_FIELDS, keep, length_from, length_of, stage_select
+from tournaments.services.match_result import after_tiebreak, desk_result, match_length_result
 from tournaments.services.rows import Columns, cursor, qn, update
 
 
@@ -26,7 +28,8 @@ _GAME = Columns(Game, "g")
 
 @functools.cache
 def _lock_sql(vendor: str, with_viewer: bool, with_games: bool = False) -> str:
-    """One statement: the match with its round and tournament, locked; with a viewer, their roles in the tournament.
+    """One statement: the match with its round, tournament and stage's match length (``lengths``), locked; with a
+    viewer, their roles in the tournament.
 
     ``with_games`` (PostgreSQL): then whether the locked row is the version of the statement's snapshot,
     and a row for each of the match's games, in order, with its last hand's number while it is played.
@@ -43,10 +46,11 @@ def _lock_sql(vendor: str, with_viewer: bool, with_games: bool = False) -> str:
         joins = f" LEFT JOIN {qn(Game._meta.db_table)} g ON g.{qn('match_id')} = m.{pk}"
         order = f" ORDER BY g.{qn('number')}"
     lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
-    return (f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}{roles}{games} "
+    return (f"SELECT {_MATCH.select()}, {_ROUND.select()}, {_TOURNAMENT.select()}, {stage_select('s')}{roles}{games} "
             f"FROM {qn(Match._meta.db_table)} m "
             f"JOIN {qn(Round._meta.db_table)} r ON r.{qn(Round._meta.pk.column)} = m.{qn('round_id')} "
             f"JOIN {qn(Tournament._meta.db_table)} t ON t.{qn(Tournament._meta.pk.column)} = r.{qn('tournament_id')}"
+            f" LEFT JOIN {qn(Stage._meta.db_table)} s ON s.{qn(Stage._meta.pk.column)} = r.{qn('stage_id')}"
             f"{joins} WHERE m.{qn(Match._meta.pk.column)} = %s{order}{lock}")
 
 
@@ -114,7 +118,7 @@ def match_lock_with_games(match_id: int, viewer=None) -> tuple[Match, list | Non
     with cursor() as c:
         c.execute(_lock_sql(connection.vendor, viewer is not None, True), [*params, Game.Status.PLAYING, match_id])
         rows = c.fetchall()
-    head = _MATCH.width + _ROUND.width + _TOURNAMENT.width + (viewer is not None)
+    head = _MATCH.width + _ROUND.width + _TOURNAMENT.width + len(STAGE_LENGTH_FIELDS) + (viewer is not None)
     match = match_locked(rows[0][:head] if rows else None, match_id, viewer)
     if not rows[0][head]:
         return match, None, 0
@@ -129,6 +133,8 @@ def match_locked(row, match_id: int, viewer=None) -> Match:
         _TOURNAMENT.build(row, _MATCH.width + _ROUND.width)
     Match.round.field.set_cached_value(match, rnd)
     Round.tournament.field.set_cached_value(rnd, tournament)
+    start = _MATCH.width + _ROUND.width + _TOURNAMENT.width
+    keep(rnd, length_from(row[start:start + len(STAGE_LENGTH_FIELDS)], tournament))
     if viewer is not None:
         listed = row[-1]  # the statement's last column: access.keeps_score_sql
         if not access.can_see_listed(viewer, tournament.public, listed):
@@ -181,51 +187,75 @@ def match_result_apply(match: Match, games: list[Game] | None = None, *, walkove
         match.status = Match.Status.FINISHED
         return match.status != was
     if games is None:
-        games = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew"))
+        rows = list(match.games.order_by("number").values_list("status", "winner", "total_ns", "total_ew",
+                                                               "tiebreak_deals"))
     else:
-        games = [(g.status, g.winner, g.total_ns, g.total_ew) for g in games]
+        rows = [(g.status, g.winner, g.total_ns, g.total_ew, g.tiebreak_deals) for g in games]
+    # A knockout's tie-break game is no game of the match's length: it decides a match level after it.
+    games = [row[:4] for row in rows if not row[4]]
+    tiebreak = next((row[:4] for row in reversed(rows) if row[4]), None)
+    length = length_of(match.round)
     if match.directives:
-        _desk_apply(match, games, at)
+        _desk_apply(match, games, at, length, tiebreak)
         return match.status != was
-    winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
-    match.points_ns = sum(ns for _, _, ns, _ in games)
-    match.points_ew = sum(ew for _, _, _, ew in games)
-    tournament = match.round.tournament
-    if tournament.match_length == Tournament.MatchLength.BEST_OF or not match.round_id:
-        # Without a finished game the length of the match does not matter: a new round's matches read no tournament.
-        result = scoring.fold_match(tournament.effective_best_of if winners else 1, winners)
-        won, finished, winner = result.games_won, result.finished, result.winner
-    else:
-        in_play = any(status != Game.Status.FINISHED for status, *_ in games)
-        over = tournament.match_length == Tournament.MatchLength.TIMED and time_over(
-            match.round, at or timezone.now())
-        won, finished, winner = match_length_result(
-            tournament.match_length, tournament.match_games, winners, (match.points_ns, match.points_ew),
-            in_play=in_play, time_over=over)
+    match.points_ns = sum(row[2] for row in rows)
+    match.points_ew = sum(row[3] for row in rows)
+    won, finished, winner = _length_result(match, length, games, (match.points_ns, match.points_ew), at)
+    finished, winner = after_tiebreak(finished, winner or "", length.tiebreak_deals, tiebreak)
     match.games_won_ns = won["ns"]
     match.games_won_ew = won["ew"]
     match.winner = (winner or "") if finished else ""
     if finished:
         match.status = Match.Status.FINISHED
-    elif games:
+    elif rows:
         match.status = Match.Status.PLAYING
     else:
         match.status = Match.Status.SCHEDULED
     return match.status != was
 
 
-def _desk_apply(match: Match, games: list[tuple], at: datetime | None) -> None:
-    """``match_result_apply``'s part for a match with the director's actions: ``desk_result`` over its games."""
-    tournament = match.round.tournament
-    length = tournament.match_length
-    over = length == Tournament.MatchLength.TIMED and time_over(match.round, at or timezone.now())
-    result = desk_result(match.directives, games, length=length, best_of=tournament.effective_best_of,
-                         match_games=tournament.match_games, time_over=over)
+def _length_result(match: Match, length, games: list[tuple], points: tuple[int, int], at: datetime | None):
+    """(games won, finished, winner) of the match's games (not its tie-break game) under its length."""
+    winners = [winner or None for status, winner, _, _ in games if status == Game.Status.FINISHED]
+    if length.kind == Tournament.MatchLength.BEST_OF:
+        # Without a finished game the length of the match does not matter.
+        result = scoring.fold_match(length.best_of if winners else 1, winners)
+        return result.games_won, result.finished, result.winner
+    in_play = any(status != Game.Status.FINISHED for status, *_ in games)
+    over = length.timed and time_over(match.round, at or timezone.now())
+    return match_length_result(length.kind, length.games, winners, points, in_play=in_play, time_over=over)
+
+
+def tiebreak_due(match: Match, games: list[Game] | None, at: datetime | None = None) -> int | None:
+    """The deals of the tie-break game the match plays next (its games left it level after its length, in a
+    knockout stage that plays one, and no tie-break game has won it yet); else None."""
+    length = length_of(match.round)
+    if not length.tiebreak_deals or match.status == Match.Status.FINISHED:
+        return None
+    if games is None:
+        games = list(match.games.order_by("number"))
+    played = [(g.status, g.winner, g.total_ns, g.total_ew) for g in games if not g.tiebreak_deals]
+    points = (sum(g[2] for g in played), sum(g[3] for g in played))
+    _, finished, winner = _length_result(match, length, played, points, at)
+    return length.tiebreak_deals if finished and winner == "draw" else None
+
+
+def _desk_apply(match: Match, games: list[tuple], at: datetime | None, length, tiebreak: tuple | None) -> None:
+    """``match_result_apply``'s part for a match with the director's actions: ``desk_result`` over its games (a
+    tie-break game decides a match its games left level, as without them)."""
+    over = length.timed and time_over(match.round, at or timezone.now())
+    result = desk_result(match.directives, games, length=length.kind, best_of=length.best_of,
+                         match_games=length.games, time_over=over)
     (match.games_won_ns, match.games_won_ew, match.points_ns, match.points_ew, match.winner, finished,
      match.forfeit, match.decided_by) = result
+    if not match.decided_by:
+        finished, match.winner = after_tiebreak(finished, match.winner, length.tiebreak_deals, tiebreak)
+        if tiebreak is not None:
+            match.points_ns += tiebreak[2]
+            match.points_ew += tiebreak[3]
     if finished:
         match.status = Match.Status.FINISHED
-    elif games:
+    elif games or tiebreak is not None:
         match.status = Match.Status.PLAYING
     else:
         match.status = Match.Status.SCHEDULED
@@ -237,128 +267,6 @@ def forfeit_game_points(tournament: Tournament) -> int:
     if tournament.forfeit_points is not None:
         return tournament.forfeit_points
     return tournament.variant_obj.rules(tournament.options or {}).target or 0
-
-
-def games_needed(length: str, best_of: int, match_games: int | None) -> int:
-    """The games a side needs to win the match: a majority of ``best_of``, every game of a ``games`` match, one
-    of a timed match."""
-    if length == Tournament.MatchLength.BEST_OF:
-        return best_of // 2 + 1
-    if length == Tournament.MatchLength.GAMES:
-        return match_games or 1
-    return 1
-
-
-def desk_result(directives: list[dict], games: list[tuple], *, length: str, best_of: int, match_games: int | None,
-                time_over: bool) -> tuple:
-    """A match's result under the director's active actions, from its games (``(status, winner, total_ns,
-    total_ew)`` each, in order): (games won ns, ew, points ns, ew, winner, finished, forfeit, decided by).
-
-    Plain values in, plain values out (no database). In order of precedence: an adjusted result is the result;
-    else a forfeit (one side absent: the other wins the games needed at its ``game_points`` each, 0 against;
-    both absent: both lose, 0 each, no winner); else a withdrawal mid-match (``remaining``: the game in play and
-    the games still needed go to the opponents at its ``game_points`` each, the finished games standing; ``as_stands``:
-    the match ends as it stands, the game in play counted for its points); else the games. Then the penalties'
-    game points come off (before a ``games`` or timed match is judged on points), and a decision names the
-    winner of a match that ends drawn.
-    """
-    kinds: dict[str, dict] = {}
-    penalty = {"ns": 0, "ew": 0}
-    for d in directives:
-        if d["kind"] == "penalty":
-            if "side" in d:  # (an individual event's penalty of one player is their standings total's)
-                penalty[d["side"]] += int(d["points"])
-        else:
-            kinds[d["kind"]] = d
-    finished_winners = [winner or None for status, winner, _, _ in games if status == "finished"]
-    in_play = any(status != "finished" for status, *_ in games)
-    points = [sum(g[2] for g in games), sum(g[3] for g in games)]
-    decided_by, forfeit = "", ""
-    if "adjusted" in kinds:
-        a = kinds["adjusted"]
-        won = {"ns": int(a["games_won_ns"]), "ew": int(a["games_won_ew"])}
-        points = [int(a["points_ns"]) - penalty["ns"], int(a["points_ew"]) - penalty["ew"]]
-        return won["ns"], won["ew"], points[0], points[1], a["winner"], True, "", "adjusted"
-    if "forfeit" in kinds:
-        absent = kinds["forfeit"]["absent"]
-        if absent == "both":
-            return 0, 0, -penalty["ns"], -penalty["ew"], "", True, "both", "forfeit"
-        present, game_points = "ew" if absent == "ns" else "ns", int(kinds["forfeit"]["game_points"])
-        needed = games_needed(length, best_of, match_games)
-        won = {present: needed, absent: 0}
-        pts = {present: needed * game_points - penalty[present], absent: -penalty[absent]}
-        return won["ns"], won["ew"], pts["ns"], pts["ew"], present, True, absent, "forfeit"
-    if "withdrawal" in kinds:
-        w = kinds["withdrawal"]
-        side = w["side"]
-        other = "ew" if side == "ns" else "ns"
-        decided_by = "withdrawal"
-        winners = list(finished_winners)
-        if w["award"] == "remaining":
-            game_points = int(w["game_points"])
-            index = {"ns": 0, "ew": 1}
-            for status, _, ns, ew in games:
-                if status != "finished":  # the game in play goes to the opponents
-                    points[0] -= ns
-                    points[1] -= ew
-                    points[index[other]] += game_points
-                    winners.append(other)
-            needed = games_needed(length, best_of, match_games)
-            if length == Tournament.MatchLength.BEST_OF:
-                more = max(0, needed - winners.count(other))
-            elif length == Tournament.MatchLength.GAMES:
-                more = max(0, needed - len(winners))
-            else:
-                more = 0
-            winners += [other] * more
-            points[index[other]] += more * game_points
-        won = {"ns": winners.count("ns"), "ew": winners.count("ew")}
-        finished, winner = True, _judged(won, (points[0] - penalty["ns"], points[1] - penalty["ew"]))
-    else:
-        if length == Tournament.MatchLength.BEST_OF:
-            result = scoring.fold_match(best_of if finished_winners else 1, finished_winners)
-            won, finished, winner = result.games_won, result.finished, result.winner
-        else:
-            won, finished, winner = match_length_result(
-                length, match_games, finished_winners, (points[0] - penalty["ns"], points[1] - penalty["ew"]),
-                in_play=in_play, time_over=time_over)
-    points = [points[0] - penalty["ns"], points[1] - penalty["ew"]]
-    winner = (winner or "") if finished else ""
-    if finished and winner == "draw" and "decision" in kinds:
-        winner, decided_by = kinds["decision"]["winner"], "decision"
-    return won["ns"], won["ew"], points[0], points[1], winner, finished, forfeit, decided_by
-
-
-def _judged(won: dict, points: tuple[int, int]) -> str:
-    """The winner of a match ended now: on games won, then on points, else a draw."""
-    if won["ns"] != won["ew"]:
-        return "ns" if won["ns"] > won["ew"] else "ew"
-    if points[0] != points[1]:
-        return "ns" if points[0] > points[1] else "ew"
-    return "draw"
-
-
-def match_length_result(length: str, games_wanted: int | None, winners: list[str | None], points: tuple[int, int],
-                        *, in_play: bool, time_over: bool) -> tuple[dict, bool, str | None]:
-    """A match of a number of games (``games``) or timed (``timed``): its games won, whether it is over, and its
-    winner (``ns``, ``ew`` or ``draw``): on games won, then on points, else drawn.
-
-    ``winners``: the finished games' winners in order (``draw`` for a drawn game); ``in_play``: a game is in
-    play; ``time_over``: the round's clock had ended. A ``games`` match ends after ``games_wanted`` games; a
-    timed one once the time is over with no game in play (the clock's rule decides how the game in play ends).
-    """
-    won = {"ns": winners.count("ns"), "ew": winners.count("ew")}
-    if length == "games":
-        finished = not in_play and len(winners) >= (games_wanted or 1)
-    else:
-        finished = not in_play and time_over
-    if not finished:
-        return won, False, None
-    if won["ns"] != won["ew"]:
-        return won, True, "ns" if won["ns"] > won["ew"] else "ew"
-    if points[0] != points[1]:
-        return won, True, "ns" if points[0] > points[1] else "ew"
-    return won, True, "draw"
 
 
 def match_result_saved(match: Match, moved: bool) -> None:
@@ -426,13 +334,14 @@ def game_next(*, match: Match, first_dealer: str, favourite: str = "", albur: st
         last = games[-1] if games else None
     if last is not None and last.status != Game.Status.FINISHED:
         raise Conflict("game_in_progress", None, {"game": last.number})
-    tournament = match.round.tournament
-    if tournament.match_length == Tournament.MatchLength.TIMED and time_over(match.round, at):
+    # A knockout match level after its length plays its tie-break game, after the clock's end too.
+    tiebreak = tiebreak_due(match, games, at) if last is not None else None
+    if tiebreak is None and length_of(match.round).timed and time_over(match.round, at):
         raise Conflict("round_time_over", None, {"round": match.round.number,
                                                  "ended": timezone.localtime(match.round.clock_ends_at)
                                                  .strftime("%H:%M")})
     game = Game(match=match, number=(last.number + 1) if last else 1, first_dealer=first_dealer,
-                favourite=favourite, albur=albur, started_at=at)
+                favourite=favourite, albur=albur, started_at=at, tiebreak_deals=tiebreak)
     # The engine validates the game's draws (first dealer, favourite suit, albur) and folds the empty
     # game: the albur's points and the first dealer.
     folded = scoring.fold_game(game_settings(game), [])

@@ -174,11 +174,18 @@ def _bonus_dict(bonus) -> dict | None:
 
 
 def game_settings(game: Game) -> "scoring.GameSettings":
-    """Return the engine's settings for a game: its tournament's variant and options, its own draws."""
+    """Return the engine's settings for a game: its tournament's variant and options, its own draws.
+
+    A knockout's tie-break game (``Game.tiebreak_deals``) is a game of that many deals, then one deal at a time
+    until the totals differ (the engine's ``deals`` and ``tiebreak_deals``; no target, no rounds)."""
     tournament = game.match.round.tournament
+    options = tournament.options or {}
+    if game.tiebreak_deals:
+        options = {**{k: v for k, v in options.items() if k not in ("target", "rounds")},
+                   "deals": game.tiebreak_deals, "tiebreak_deals": 1}
     return scoring.GameSettings(
         variant=tournament.variant,
-        options=tournament.options or {},
+        options=options,
         first_dealer=game.first_dealer or None,
         favourite=game.favourite or None,
         albur=game.albur or None,

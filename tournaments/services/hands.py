@@ -50,6 +50,7 @@ from tournaments.services.hand_data import (
     state_after,
     stored_state,
 )
+from tournaments.services.lengths import length_of
 from tournaments.services.rows import insert_with_history, update
 from tournaments.services.stages import stage_open
 
@@ -111,9 +112,9 @@ def _game_stop(game: Game) -> None:
 
 def _stops_at_time(match: Match, game: Game, at: datetime) -> bool:
     """Tell whether a hand at ``at`` is the deal in play at the end of a timed ``stop`` match's clock."""
-    tournament = match.round.tournament
-    return (game.status == Game.Status.PLAYING and tournament.match_length == Tournament.MatchLength.TIMED
-            and tournament.at_time == Tournament.AtTime.STOP and time_over(match.round, at))
+    length = length_of(match.round)  # (a knockout's tie-break game is played out, whatever the clock)
+    return (game.status == Game.Status.PLAYING and length.timed and not game.tiebreak_deals
+            and length.at_time == Tournament.AtTime.STOP and time_over(match.round, at))
 
 
 def _audit(hand: Hand, user, reason: str) -> None:

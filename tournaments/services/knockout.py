@@ -1,4 +1,5 @@
-"""Knockout advancing: a finished match's winner goes on to the next round once its sibling match is decided.
+"""Knockout advancing: a finished match's winner goes on to the next round once its sibling match is decided
+(and a semi-final's loser to the match for third place, when the stage plays one).
 
 Called by the result fan-out (tournaments/services/results.py) for every finished knockout match, and by
 the pairing (tournaments/services/rounds.py) for byes and for a round filled in by hand.
@@ -11,6 +12,7 @@ from django.db import transaction
 from tournaments.models import Match, Round, Stage, Tournament
 from tournaments.pairing import knockout
 from tournaments.pairing.types import reasons_kept
+from tournaments.stages import third_place_pairing
 from tournaments.selectors import confirmation
 
 
@@ -39,11 +41,23 @@ def knockout_advance(*, match: Match) -> Match | None:
         return knockout_advance_locked(tournament, match)
 
 
+def _loser(match: Match) -> int | None:
+    if match.ew_id is None:
+        return None
+    return {"ns": match.ew_id, "ew": match.ns_id}.get(match.winner)
+
+
 def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | None:
-    """Advance a finished knockout match's winner; the caller holds the tournament's lock."""
+    """Advance a finished knockout match's winner; the caller holds the tournament's lock.
+
+    A semi-final's losers meet for third place once both semi-finals are decided (a stage with ``third_place``):
+    table 2 of the final's round. The event finishes when every match of the final's round has its winner.
+    """
     rnd = match.round
-    if knockout_tables(tournament, rnd.number, stage_id=rnd.stage_id) <= 1:
-        if _winner(match) is not None and not Stage.objects.filter(
+    tables = knockout_tables(tournament, rnd.number, stage_id=rnd.stage_id)
+    if tables <= 1:
+        decided = all(_winner(m) is not None and confirmation.counts(m, tournament) for m in rnd.matches.all())
+        if decided and not Stage.objects.filter(
                 tournament=tournament, number__gt=Stage.objects.filter(pk=rnd.stage_id).values("number")[:1]).exists():
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         return None
@@ -55,15 +69,28 @@ def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | Non
     if winners.get(up) is None or winners.get(down) is None:
         return None
     nxt, _ = Round.objects.get_or_create(tournament=tournament, stage_id=rnd.stage_id, number=rnd.number + 1)
+    if tables == 2 and Stage.objects.filter(pk=rnd.stage_id, third_place=True).exists():
+        _third_place(nxt, _loser(feeders[up]), _loser(feeders[down]), rnd.number)
+    return _put(nxt, table, knockout.next_round({up: winners[up], down: winners[down]}, rnd.number)[0])
+
+
+def _third_place(final_round: Round, loser_up: int | None, loser_down: int | None, semi_final_round: int) -> None:
+    """The match for third place, at table 2 of the final's round (none when a semi-final was a bye)."""
+    if loser_up is None or loser_down is None:
+        return
+    _put(final_round, 2, third_place_pairing(loser_up, loser_down, semi_final_round=semi_final_round))
+
+
+def _put(nxt: Round, table: int, pairing) -> Match:
+    """The match at ``table`` of ``nxt`` made or brought in step with ``pairing`` (once played, it stays as it is:
+    a correction needs the organizer)."""
     existing = nxt.matches.filter(table=table).first()
     if existing is not None:
-        if existing.games.exists() or (existing.ns_id, existing.ew_id) == (winners[up], winners[down]):
-            return existing  # already there, or already being played: a correction needs the organizer
-        existing.ns_id, existing.ew_id = winners[up], winners[down]
+        if existing.games.exists() or (existing.ns_id, existing.ew_id) == (pairing.ns, pairing.ew):
+            return existing
+        existing.ns_id, existing.ew_id = pairing.ns, pairing.ew
         existing.save()
         return existing
-    pairing = knockout.next_round({up: winners[up], down: winners[down]}, rnd.number)[0]
-    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew,
-                    why=reasons_kept(pairing.why))
+    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, why=reasons_kept(pairing.why))
     created.save()
     return created

@@ -162,8 +162,10 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
             apply_carry(ctx, carried)
         rows = rank_standings(ctx, metrics)
         if stage.format == Stage.Format.KNOCKOUT and matches:
-            ko = [KnockoutMatch(m[1], m[10], m[2], m[3],
-                                m[5] if m[4] == Match.Status.FINISHED and m[5] in ("ns", "ew") else "")
+            final = sum(1 for m in matches if m[1] == 1).bit_length()  # the final's round: its table 2 is third place
+            ko = [KnockoutMatch(m[1], m[-1], m[2], m[3],  # (the table: the row's last column)
+                                m[5] if m[4] == Match.Status.FINISHED and m[5] in ("ns", "ew") else "",
+                                third_place=m[1] == final and m[-1] == 2)
                   for m in matches]
             order = knockout_standings([e.competitor for e in field], ko, seed=stage.seed or "order",
                                        previous=previous or None)

@@ -47,7 +47,10 @@ from tournaments.stages import (
 stage_changed = Signal()
 
 #: A stage's own settings an organizer gives (the rule into the next stage is given with the next stage).
-STAGE_FIELDS = ("format", "rounds", "pools", "best_of", "match_length", "match_games", "minutes", "at_time", "seed")
+STAGE_FIELDS = ("format", "rounds", "pools", "best_of", "match_length", "match_games", "minutes", "at_time", "seed",
+                "third_place", "tiebreak_deals")
+#: Those a stage 1 takes besides (its format, rounds and match length are the tournament's).
+STAGE_ONE_OWN = {"pools", "seed", "third_place", "tiebreak_deals"}
 
 
 def stage_running(tournament: Tournament) -> Stage:
@@ -84,7 +87,7 @@ def _check_match_length(stage: Stage) -> None:
         errors.append(("match_length_incomplete", "match_games", {"field": "match_games"}))
     if stage.match_length == Tournament.MatchLength.TIMED and not stage.minutes:
         errors.append(("match_length_incomplete", "minutes", {"field": "minutes"}))
-    for name in ("rounds", "best_of", "match_games", "minutes"):
+    for name in ("rounds", "best_of", "match_games", "minutes", "tiebreak_deals"):
         try:
             stage._meta.get_field(name).clean(getattr(stage, name), stage)
         except ValidationError as exc:
@@ -365,8 +368,8 @@ def stage_reopen(*, tournament: Tournament, number: int, user) -> Stage:
 
 
 def stage_update(*, tournament: Tournament, number: int, user, **fields) -> Stage:
-    """Change a stage before its first round: a pending stage's own settings; stage 1's ``pools`` and ``seed``
-    (its format, rounds and match length are the tournament's). Refused once the stage has a round
+    """Change a stage before its first round: a pending stage's own settings; stage 1's ``pools``, ``seed``,
+    ``third_place`` and ``tiebreak_deals`` (its format, rounds and match length are the tournament's). Refused once the stage has a round
     (``stage_status``) and, as ``stage_add``, a plan that does not fit."""
     unknown = sorted(set(fields) - set(STAGE_FIELDS))
     if unknown:
@@ -375,7 +378,7 @@ def stage_update(*, tournament: Tournament, number: int, user, **fields) -> Stag
         tournament = tournament_locked(tournament)
         stage = _stage_locked(tournament, number)
         if stage.number == 1:
-            shaping = sorted(set(fields) - {"pools", "seed"})
+            shaping = sorted(set(fields) - STAGE_ONE_OWN)
             if shaping:
                 raise Conflict("multi_stage" if Stage.objects.filter(tournament=tournament, number__gt=1).exists()
                                else "unknown_field", shaping[0], {"fields": shaping, "field": shaping[0]})

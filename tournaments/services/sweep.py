@@ -156,7 +156,7 @@ def clocks_sweep() -> int:
     from tournaments.models import Match, Round, Tournament
     from tournaments.services.clock import round_time_up
 
-    rounds = (Round.objects.filter(tournament__match_length=Tournament.MatchLength.TIMED, clock_paused_left=None,
+    rounds = (Round.objects.filter(stage__match_length=Tournament.MatchLength.TIMED, clock_paused_left=None,
                                    clock_ends_at__lte=timezone.now())
               .filter(pk__in=Match.objects.exclude(status=Match.Status.FINISHED).values("round_id"))
               .values_list("pk", flat=True)[:100])

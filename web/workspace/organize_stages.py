@@ -54,6 +54,11 @@ def _active(tournament) -> int:
     return Entry.objects.filter(tournament=tournament, withdrawn=False, reserve=False).count()
 
 
+def _knockout_fields(data) -> dict:
+    """A knockout's match for third place (a checkbox) and its tie-break deals (empty: a director decides)."""
+    return {"third_place": bool(data.get("third_place")), "tiebreak_deals": _int(data.get("tiebreak_deals")) or None}
+
+
 class _Preview(Exception):
     """Raised inside the preview's transaction to roll it back, carrying what closing stored."""
 
@@ -149,7 +154,7 @@ def stage_template(request, tournament):
                 field = per_pool * pools + best_next
                 best_of = _int(data.get("best_of"), 0) or None
                 stage_add(tournament=tournament, user=request.user, format="knockout",
-                          rounds=rounds_needed(field) or 1, best_of=best_of,
+                          rounds=rounds_needed(field) or 1, best_of=best_of, **_knockout_fields(data),
                           previous_qualification={"kind": "pools", "per_pool": per_pool, "best_next": best_next})
     except ServiceError as exc:
         return _page(request, tournament, error=refusal(exc.code, params=exc.params), form="template",
@@ -168,6 +173,8 @@ def stage_new(request, tournament):
         fields["pools"] = _int(data.get("pools"))
     if data.get("best_of"):
         fields["best_of"] = _int(data.get("best_of"))
+    if fields["format"] == "knockout":
+        fields.update(_knockout_fields(data))
     rule = {"kind": data.get("rule", ""), "count": _int(data.get("count")), "per_pool": _int(data.get("per_pool")),
             "best_next": _int(data.get("best_next")), "carry": data.getlist("carry")}
     try:
@@ -226,6 +233,8 @@ def stage_edit_view(request, tournament, number):
             fields[name] = _int(data.get(name))
     if number == 1:
         fields = {k: v for k, v in fields.items() if k == "pools"}
+    if data.get("knockout"):
+        fields.update(_knockout_fields(data))
     return _stage_action(request, tournament, number,
                          lambda: stage_update(tournament=tournament, number=number, user=request.user, **fields),
                          _("Stage %(n)s changed.") % {"n": number})

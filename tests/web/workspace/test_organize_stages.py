@@ -119,3 +119,29 @@ def test_edit_a_pending_stage_and_place_an_entrant_by_hand(client):
     assert "17 entrants" in page and "placed by hand" in page
     again = client.post(reverse("ws:stage-place", args=[tournament.slug, 2]), {"entry": outsider.pk})
     assert again.status_code == 409
+
+
+def test_a_knockouts_third_place_and_tie_break_deals_from_the_template_and_the_stage_form(client):
+    tournament = TournamentFactory(name="Roeselare duo", slug="roeselare", format="swiss", rounds=3, best_of=3)
+    teams_for(tournament, 16)
+    client.force_login(organizer_of(tournament))
+    page = client.get(reverse("ws:stages", args=[tournament.slug])).content.decode()
+    assert "The semi-finals' losers play for third place" in page
+    answer = client.post(reverse("ws:stage-template", args=[tournament.slug]),
+                         {"pools": 4, "per_pool": 2, "best_next": 0, "best_of": 3, "third_place": "1",
+                          "tiebreak_deals": "2"})
+    assert answer.status_code == 302
+    knockout = Stage.objects.get(tournament=tournament, number=2)
+    assert (knockout.format, knockout.third_place, knockout.tiebreak_deals) == ("knockout", True, 2)
+    page = client.get(reverse("ws:stages", args=[tournament.slug])).content.decode()
+    assert "a match for third place" in page and "a level match plays a tie-break of 2 deals" in page
+    # The stage's form: the box left unticked and the deals left empty take both away.
+    answer = client.post(reverse("ws:stage-edit", args=[tournament.slug, 2]), {"knockout": "1", "tiebreak_deals": ""})
+    assert answer.status_code == 302
+    knockout.refresh_from_db()
+    assert (knockout.third_place, knockout.tiebreak_deals) == (False, None)
+    answer = client.post(reverse("ws:stage-edit", args=[tournament.slug, 2]), {"knockout": "1", "third_place": "1",
+                                                                              "tiebreak_deals": "17"})
+    assert answer.status_code == 400  # more than 16 deals: refused in words, nothing changed
+    knockout.refresh_from_db()
+    assert (knockout.third_place, knockout.tiebreak_deals) == (False, None)

@@ -1,6 +1,7 @@
 """Load a realistic demo: clubs, players, teams, a Belgian Swiss cup with round 1 played, a Malilla round robin,
-a second Belgian Swiss with its teams entered and no round yet, for the organizer to pair from the workspace, and
-an individual kaarting of 22 players at tables of four, timed, three rounds drawn (``demo_individual``).
+a second Belgian Swiss with its teams entered and no round yet, for the organizer to pair from the workspace,
+an individual kaarting of 22 players at tables of four, timed, three rounds drawn (``demo_individual``), and a
+multi-stage duo event, pools then a knockout with its first round paired (``demo_stages``).
 
 Every hand is dealt and played out at random (seeded, so the demo is the same on every machine) with
 only legal cards, as checked by the rules engine's ``check_play``; the tricks and points that play
@@ -29,6 +30,14 @@ from tournaments.management.demo_individual import (
     describe,
     load_kaarting,
     reset_kaarting_people,
+)
+from tournaments.management.demo_stages import (
+    DUO,
+    DUO_SEEDS,
+    ROESELARE,
+    duo_teams,
+    load_duo,
+    reset_duo_people,
 )
 from tournaments.models import Club, Entry, Game, Hand, Match, Player, Team, Tournament
 from tournaments.services.games import hand_next
@@ -81,7 +90,7 @@ WORKSPACE = dict(slug="aalsterse-avond", name="Aalsterse Avond", variant="belgia
                  format=Tournament.Format.SWISS, rounds=3, best_of=1)
 WORKSPACE_SEEDS = ["Den Ajuin", "De Manillekes", "Boer en Zot", "Troef Zot",
                    "Ik Ga Mee", "Muul Op Tafel", "De Tiensten", "De Vier Azen"]
-DEMO_SLUGS = (BELGIAN["slug"], MEXICAN["slug"], WORKSPACE["slug"], KAARTING["slug"])
+DEMO_SLUGS = (BELGIAN["slug"], MEXICAN["slug"], WORKSPACE["slug"], KAARTING["slug"], DUO["slug"])
 
 #: Hands of the Malilla match left in progress.
 MALILLA_HANDS_IN_PROGRESS = 3
@@ -171,7 +180,8 @@ def debug_on() -> bool:
 class Command(BaseCommand):
     help = ("Load a realistic demo (clubs, players, teams, a Belgian Manille Swiss cup with round 1 played, "
             "a Mexican Malilla round robin under way, a Belgian Swiss ready to pair, an individual kaarting of 22 "
-            "players with three rounds drawn). Idempotent; --reset deletes the demo and loads it again.")
+            "players with three rounds drawn, a duo event of pools then a knockout). Idempotent; --reset deletes "
+            "the demo and loads it again.")
 
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true", help="Delete the demo data first, then load it again.")
@@ -215,6 +225,14 @@ class Command(BaseCommand):
                     loaded.append(load_kaarting(
                         lambda spec: self.create_tournament(spec, "De Zwarte Kat", [], teams, users),
                         Table(KAARTING["variant"], rng), users))
+                if Tournament.objects.filter(slug=DUO["slug"]).exists():
+                    self.say(f"Tournament {DUO['name']!r} exists; left as is.")
+                else:
+                    rng = random.Random(f"{SEED}-{DUO['slug']}")
+                    pairs = duo_teams(teams, users["organizer"])
+                    loaded.append(load_duo(
+                        lambda spec: self.create_tournament(spec, ROESELARE[0], DUO_SEEDS, pairs, users),
+                        Table(DUO["variant"], rng, DUO["options"]), users))
         finally:
             for tournament_id in self.deferred:
                 cache.delete(pending_key(tournament_id))
@@ -276,9 +294,10 @@ class Command(BaseCommand):
                     Team.objects.filter(club__name=club_name, name__in=names).delete()
                     Player.objects.filter(club__name=club_name, name__in=players).delete()
                 reset_kaarting_people()
+                reset_duo_people()
             except ProtectedError as exc:
                 raise CommandError(f"cannot reset the demo: its teams or players are used elsewhere ({exc})") from exc
-            for club_name in [c[0] for c in CLUBS] + [KLAVERBOER[0]]:
+            for club_name in [c[0] for c in CLUBS] + [KLAVERBOER[0], ROESELARE[0]]:
                 try:
                     with transaction.atomic():
                         Club.objects.filter(name=club_name).delete()
