@@ -110,7 +110,7 @@ def _context(kind: str, pk: int, *, user=None, tournament=None, rnd=None, board=
         return "web/regions/match.html", {"board": board, "tournament": board["tournament"]}
     if kind in ("round", "clock"):
         if rnd is None:
-            rnd = Round.objects.published().filter(pk=pk).first()
+            rnd = Round.objects.published().filter(pk=pk).select_related("stage").first()  # its name: its stage's
             if rnd is None:
                 raise Http404
             tournament = _visible(rnd.tournament_id, user)

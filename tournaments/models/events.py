@@ -1,4 +1,4 @@
-"""Tournaments, their stages, the teams or players entered in them, and the pairs they must not meet.
+"""Tournaments, their stages, and the teams or players entered in them (the pairs they must not meet: ``apart``).
 
 A tournament has one entry list, slug and set of organizers, and one stage or more (``Stage``, numbered from
 1). Every event has stage 1: the tournament's own ``format``, ``rounds`` and match length describe it
@@ -458,46 +458,3 @@ class Entry(models.Model):
         if before != self.team_id and Team.objects.filter(pk=self.team_id, retired=True).exists():
             raise ValidationError({"team": gettext_lazy(
                 "This team is retired by its club; its club manager can bring it back.")})
-
-
-class KeptApart(models.Model):
-    """Two players of an individual event who must never share a table (a hard rule of the draw)."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="kept_apart")
-    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    reason = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name_plural = "kept apart"
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "player_a", "player_b"], name="kept_apart_once"),
-            models.CheckConstraint(condition=Q(player_a__lt=F("player_b")), name="kept_apart_ordered"),
-        ]
-
-    def clean(self):
-        """Put the pair in the order the database keeps it (smaller player id first), whichever way it was typed."""
-        if self.player_a_id and self.player_b_id and self.player_a_id > self.player_b_id:
-            self.player_a_id, self.player_b_id = self.player_b_id, self.player_a_id
-
-
-class ForbiddenPair(models.Model):
-    """Two teams the organizer never wants paired against each other (a hard rule of the Swiss pairing)."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs")
-    team_a = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    team_b = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    reason = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "team_a", "team_b"], name="forbidden_pair_once"),
-            models.CheckConstraint(condition=Q(team_a__lt=F("team_b")), name="forbidden_pair_ordered"),
-        ]
-
-    def clean(self):
-        """Put the pair in the order the database keeps it (smaller team id first), whichever way it was typed."""
-        if self.team_a_id and self.team_b_id and self.team_a_id > self.team_b_id:
-            self.team_a_id, self.team_b_id = self.team_b_id, self.team_a_id
