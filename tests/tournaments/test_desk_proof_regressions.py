@@ -174,3 +174,48 @@ def test_a_pairing_changed_by_hand_may_repeat_a_forfeited_pair_but_not_a_played_
         match_pairing_change(match=table, ns=two.ns, ew=two.ew)  # played in round 1: a rematch
     assert exc.value.code == "rematch"
     assert Entry.objects.filter(tournament=tournament, withdrawn=True).count() == 0
+
+
+# --------------------------------------------------------------------------- a decided match takes no more hands
+
+
+def test_after_a_withdrawal_mid_match_the_game_in_play_takes_no_more_hands_until_reverted():
+    import scoring
+
+    from tests.tournaments.test_hand_services import summary
+    from tournaments.services.hands import hand_enter
+
+    tournament, _teams = make_tournament(2, best_of=3)
+    match = round_pair(tournament=tournament).matches.get()
+    hand_enter(match=match, data=summary("N", 50))  # game 1 under way, NS ahead
+    action = desk_action_take(tournament=tournament, match=match, kind="withdrawal", reason="NS left",
+                              params={"side": "ns"}).action
+    match.refresh_from_db()
+    decided = (match.status, match.winner, match.games_won_ns, match.games_won_ew, match.points_ns, match.points_ew)
+    assert decided[:4] == ("finished", "ew", 0, 2)
+    with pytest.raises(scoring.RuleViolation) as exc:  # the table's phone, still open, sends the next hand
+        hand_enter(match=match, data=summary("E", 60))
+    assert exc.value.violations[0].code == "game_over"
+    match.refresh_from_db()
+    assert (match.status, match.winner, match.games_won_ns, match.games_won_ew, match.points_ns,
+            match.points_ew) == decided
+    desk_action_revert(action=action, reason="back")
+    hand_enter(match=Match.objects.get(pk=match.pk), data=summary("E", 60))  # in play again
+    assert Match.objects.get(pk=match.pk).games.get(number=1).hands.count() == 2
+
+
+def test_an_adjusted_result_over_a_game_in_play_closes_the_game_too():
+    import scoring
+
+    from tests.tournaments.test_hand_services import summary
+    from tournaments.services.hands import hand_enter
+
+    tournament, _teams = make_tournament(2, best_of=3)
+    match = round_pair(tournament=tournament).matches.get()
+    hand_enter(match=match, data=summary("N", 50))
+    desk_action_take(tournament=tournament, match=match, kind="adjusted", reason="the sheet",
+                     params={"games_won_ns": 2, "games_won_ew": 1, "points_ns": 250, "points_ew": 180,
+                             "winner": "ns"})
+    with pytest.raises(scoring.RuleViolation):
+        hand_enter(match=Match.objects.get(pk=match.pk), data=summary("E", 60))
+    assert Match.objects.get(pk=match.pk).games.get(number=1).hands.count() == 1
