@@ -196,6 +196,10 @@ def test_after_a_withdrawal_mid_match_the_game_in_play_takes_no_more_hands_until
     with pytest.raises(scoring.RuleViolation) as exc:  # the table's phone, still open, sends the next hand
         hand_enter(match=match, data=summary("E", 60))
     assert exc.value.violations[0].code == "game_over"
+    from tournaments.selectors.matches import match_scoreboard
+
+    board = match_scoreboard(match_id=match.pk)  # and the scoreboard announces no next hand
+    assert (board["next_dealer"], board["current_game"], board["next_multiplier"]) == (None, None, None)
     match.refresh_from_db()
     assert (match.status, match.winner, match.games_won_ns, match.games_won_ew, match.points_ns,
             match.points_ew) == decided
