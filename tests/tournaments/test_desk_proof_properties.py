@@ -77,6 +77,10 @@ INDIVIDUAL_STEPS = st.one_of(*COMMON, *[
               st.integers(0, 300), st.sampled_from(["ns", "ew", "draw"])),
     st.tuples(st.just("penalty"), TABLE, SEAT, st.integers(1, 200)),
 ])
+#: Where the random steps start from: nothing played, a table finished (its result waits for the other side), a
+#: table in play (a withdrawal's target), or both.
+PRELUDES = st.sampled_from([(), (("finish", 0, "ns"),), (("hand", 1, 40),),
+                            (("finish", 0, "ew"), ("hand", 1, 20)), (("finish", 0, "ns"), ("finish", 1, "ew"))])
 CONFIRMATION = st.sampled_from(["opponents", "opponents", "off"])
 #: A deeper run: ``DESK_PROOF_EXAMPLES=300 pytest tests/tournaments/test_desk_proof_properties.py``.
 PROPERTY = settings(max_examples=int(os.environ.get("DESK_PROOF_EXAMPLES", 15)), deadline=None,
@@ -267,26 +271,26 @@ def _cache():
 
 @pytest.mark.django_db
 @PROPERTY
-@given(steps=st.lists(TEAM_STEPS, min_size=1, max_size=20), confirmation=CONFIRMATION,
+@given(prelude=PRELUDES, steps=st.lists(TEAM_STEPS, min_size=1, max_size=20), confirmation=CONFIRMATION,
        unconfirmed=st.sampled_from(["count", "wait"]), best_of=st.sampled_from([1, 1, 3]))
-def test_a_team_events_results_standings_and_draw_inputs_equal_a_recomputation(steps, confirmation, unconfirmed,
-                                                                               best_of):
+def test_a_team_events_results_standings_and_draw_inputs_equal_a_recomputation(prelude, steps, confirmation,
+                                                                               unconfirmed, best_of):
     cache.clear()
     tournament, _teams = make_tournament(4, best_of=best_of, confirmation=confirmation, unconfirmed=unconfirmed,
                                          auto_confirm_minutes=5)
     round_pair(tournament=tournament)
     world = World(tournament, UserFactory())
     tournament.directors.add(world.director)
-    _run(world, steps)
+    _run(world, [*prelude, *steps])
     _team_pairing_inputs_agree(tournament)
 
 
 @pytest.mark.django_db
 @PROPERTY
-@given(steps=st.lists(INDIVIDUAL_STEPS, min_size=1, max_size=20), confirmation=CONFIRMATION,
+@given(prelude=PRELUDES, steps=st.lists(INDIVIDUAL_STEPS, min_size=1, max_size=20), confirmation=CONFIRMATION,
        unconfirmed=st.sampled_from(["count", "wait"]), sit_out=st.sampled_from(["nothing", "mean"]),
        best_of=st.sampled_from([1, 1, 3]))
-def test_an_individual_events_results_standings_and_draw_inputs_equal_a_recomputation(steps, confirmation,
+def test_an_individual_events_results_standings_and_draw_inputs_equal_a_recomputation(prelude, steps, confirmation,
                                                                                        unconfirmed, sit_out, best_of):
     cache.clear()
     tournament = make_individual(9, clubless=1, minutes=None, format="swiss", slug=f"proof-{next(_SLUGS)}")
@@ -296,5 +300,5 @@ def test_an_individual_events_results_standings_and_draw_inputs_equal_a_recomput
     tournament.refresh_from_db()
     world = World(tournament, UserFactory())
     tournament.directors.add(world.director)
-    _run(world, steps)
+    _run(world, [*prelude, *steps])
     _individual_pairing_inputs_agree(tournament)
