@@ -78,6 +78,10 @@ class IndividualMatch:
     #: (when none of theirs is absent), and a present partner of an absent player sits the round out, scored as
     #: the house rule scores a sit-out (a ``SitOut`` the caller gives: ``forfeit_sitting``).
     absent: tuple[int, ...] = ()
+    #: A withdrawal mid-match (the director's desk): the player who left. The match stands as the desk decided it
+    #: (the withdrawing player's side loses what it was awarded); the player who left has the match's record, and
+    #: the partner, who did not leave, sits the round out as a forfeit's present partner does (``forfeit_sitting``).
+    withdrawn: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,14 +170,17 @@ def match_records(match: IndividualMatch, settings: PointsSettings) -> tuple[Mat
     rnd, (a, b), (c, d) = match.round, match.ns, match.ew
     ns = (o_ns, mp_ns, match.games_ns, match.games_ew, match.points_ns, match.points_ew)
     ew = (o_ew, mp_ew, match.games_ew, match.games_ns, match.points_ew, match.points_ns)
-    return (MatchRecord(rnd, a, c, *ns, b, d), MatchRecord(rnd, b, c, *ns, a, d),
-            MatchRecord(rnd, c, a, *ew, d, b), MatchRecord(rnd, d, a, *ew, c, b))
+    records = (MatchRecord(rnd, a, c, *ns, b, d), MatchRecord(rnd, b, c, *ns, a, d),
+               MatchRecord(rnd, c, a, *ew, d, b), MatchRecord(rnd, d, a, *ew, c, b))
+    sitting = forfeit_sitting(match)  # a withdrawn player's partner: a sit-out instead
+    return tuple(r for r in records if r.team not in sitting)
 
 
 def forfeit_sitting(match: IndividualMatch) -> tuple[int, ...]:
-    """The players of a forfeit who sit the round out: the present partners of the absent players."""
-    return tuple(p for pair in (match.ns, match.ew) if set(pair) & set(match.absent) for p in pair
-                 if p not in match.absent)
+    """The players of a forfeit who sit the round out: the present partners of the absent players; of a withdrawal
+    mid-match, the partner of the player who left (when the match was decided: an unfinished one has no records)."""
+    gone = set(match.absent) | (set(match.withdrawn) if match.winner else set())
+    return tuple(p for pair in (match.ns, match.ew) if set(pair) & gone for p in pair if p not in gone)
 
 
 def _forfeit_records(match: IndividualMatch, settings: PointsSettings) -> tuple[MatchRecord, ...]:

@@ -62,6 +62,8 @@ def hand_computed(hand: Hand) -> dict:
 
 
 def _match_summary(match: Match, current: Game | None) -> dict:
+    if match.status == Match.Status.FINISHED:  # decided (by the director with a game in play): no next hand
+        current = None
     return {
         "games_won": {"ns": match.games_won_ns, "ew": match.games_won_ew},
         "winner": match.winner or None,
@@ -102,7 +104,9 @@ def scoreboard_of(match: Match) -> dict:
     tournament = match.round.tournament
     games = list(match.games.all())
     current = games[-1] if games else None
-    playing = current is not None and current.status == Game.Status.PLAYING
+    # A match the director decided with a game in play (a withdrawal mid-match) has no next hand.
+    playing = (current is not None and current.status == Game.Status.PLAYING
+               and match.status != Match.Status.FINISHED)
     return {
         "id": match.pk,
         "tournament": {"id": tournament.pk, "name": tournament.name, "variant": tournament.variant},

@@ -74,13 +74,15 @@ def _players(params: dict) -> list[int]:
 
 def _seated(match: Match, kind: str, params: dict) -> dict:
     """An individual event's action with its players checked against the match's seats; a forfeit gets the side
-    absent (``both`` when players of both sides are)."""
+    absent (``both`` when players of both sides are), a withdrawal mid-match the side of the player who leaves."""
     seats = dict(match.seats.values_list("player_id", "seat"))
     named = params["players"] if kind == Kind.FORFEIT else [params["player"]]
     stranger = next((p for p in named if p not in seats), None)
     if stranger is not None:
         raise ServiceError("action_params", "players", {"reason": "not_seated", "field": "players",
                                                         "value": str(stranger), "table": match.table})
+    if kind == Kind.WITHDRAWAL:
+        return {"side": "ns" if seats[params["player"]] in "NS" else "ew", **params}
     if kind != Kind.FORFEIT:
         return params
     sides = {"ns" if seats[p] in "NS" else "ew" for p in named}
@@ -103,6 +105,9 @@ def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
         return {"players": _players(params), "game_points": forfeit_game_points(tournament)}
     if kind == Kind.FORFEIT:
         return {"absent": _side(params, "absent", (*SIDES, "both")), "game_points": forfeit_game_points(tournament)}
+    if kind == Kind.WITHDRAWAL and tournament.is_individual:  # a player leaves; the side is the match's (below)
+        return {"player": _players({"players": [params.get("player")]})[0], "award": tournament.withdrawal_award,
+                "game_points": forfeit_game_points(tournament)}
     if kind == Kind.WITHDRAWAL:
         return {"side": _side(params, "side"), "award": tournament.withdrawal_award,
                 "game_points": forfeit_game_points(tournament)}
@@ -161,8 +166,6 @@ def _check_match(kind: str, match: Match, tournament: Tournament, params: dict) 
     """Refuse an action that makes no sense on this match as it stands (409s: ``Conflict``)."""
     if match.is_bye:
         raise Conflict("match_is_bye", "match", {"table": match.table})
-    if tournament.is_individual and kind == Kind.WITHDRAWAL:
-        raise ServiceError("desk_individual", "kind", {"kind": kind})
     active = [d for d in match.directives or [] if d["kind"] == kind]
     if kind in DirectorAction.SINGLE_KINDS and active:
         raise Conflict("action_active", "kind", {"kind": kind, "action": active[0]["id"]})
@@ -193,8 +196,8 @@ def desk_action_take(*, tournament: Tournament, kind: str, reason: str, user=Non
     ``match_is_bye``, ``action_active`` (one forfeit, withdrawal, adjusted result or decision at a time:
     revert it first), ``match_started`` (a forfeit after games were played), ``match_not_started`` /
     ``match_finished`` (a withdrawal mid-match needs a match in play), ``match_not_drawn`` / ``not_knockout``
-    (a decision), ``desk_individual`` (a withdrawal mid-match in an individual event: not yet),
-    ``already_withdrawn`` (a withdrawal from the event).
+    (a decision), ``already_withdrawn`` (a withdrawal from the event). In an individual event a forfeit names
+    the players absent, a withdrawal mid-match and a penalty one player (``players`` / ``player``).
     """
     reason = (reason or "").strip()
     if not reason:
@@ -212,7 +215,7 @@ def desk_action_take(*, tournament: Tournament, kind: str, reason: str, user=Non
         if locked.round.tournament_id != tournament.pk:
             raise ServiceError("match_other_tournament", "match", {"match": match.pk})
         _check_match(kind, locked, locked.round.tournament, params)
-        if tournament.is_individual and kind in (Kind.FORFEIT, Kind.PENALTY):
+        if tournament.is_individual and kind in (Kind.FORFEIT, Kind.PENALTY, Kind.WITHDRAWAL):
             params = _seated(locked, kind, params)
         action = DirectorAction.objects.create(tournament=tournament, match=locked, kind=kind, params=params,
                                                reason=reason, actor=_user(user))

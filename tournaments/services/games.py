@@ -381,7 +381,9 @@ def hand_next(*, match: Match, games: list[Game], played: int, last_dealer: str 
     hand of the last game (the suggestion for a new game's first dealer). Reads and writes nothing.
     """
     last = games[-1] if games else None
-    if last is not None and last.status == Game.Status.PLAYING:
+    # A match the director decided with a game in play (a withdrawal mid-match, an adjusted result) takes no
+    # more hands: that game stays as it was when the action was taken (reverted, the match takes them again).
+    if last is not None and last.status == Game.Status.PLAYING and match.status != Match.Status.FINISHED:
         return NextHand(game=last, game_number=last.number, number=played + 1, dealer=last.next_dealer or "",
                         multiplier=last.next_multiplier, decided=False)
     decided = match.status == Match.Status.FINISHED or match.is_bye

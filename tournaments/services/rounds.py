@@ -131,6 +131,25 @@ def _swiss(tournament: Tournament, stage: Stage, number: int, report) -> list[Pa
         raise ServiceError("too_few_teams")
     if number > stage.rounds:
         raise ServiceError("tournament_over", None, {"reason": "rounds", "rounds": stage.rounds})
+    states = swiss_states(tournament, stage, active)
+    forbidden = ForbiddenPair.objects.filter(tournament=tournament).values_list("team_a_id", "team_b_id")
+    result = pair_swiss(states, forbidden=list(forbidden), separate_clubs=number <= tournament.separate_clubs_rounds,
+                        progress=report)
+    if result.unpaired:
+        names = dict(Team.objects.filter(pk__in=result.unpaired).values_list("id", "name"))
+        raise PairingImpossible(result.unpaired, [names[t] for t in result.unpaired])
+    return result.pairings
+
+
+def swiss_states(tournament: Tournament, stage: Stage, active: list[Entry] | None = None) -> list[TeamState]:
+    """The Swiss draw's inputs for the stage's next round: each active team's score and position, ranked now from
+    the results (the saved standings may be a moment behind), its bye, and the teams it has met.
+
+    A forfeit (the director's desk: a side absent, the match not played) is no meeting: FIDE's Swiss rules (C.04)
+    do not count a pairing lost by an absence as played, so the two teams may be paired again; and, as C.04.1 says
+    of a player who scored a forfeit win, the winner of a forfeit (points without playing) gets no pairing bye
+    after it (docs/api.md, "The director's decisions")."""
+    active = _entries(tournament, stage, active_only=True) if active is None else active
     if stage.number == 1:
         teams, results, _ = load_results(tournament)
         rows = compute_standings(teams, results, metrics=tournament_metrics(tournament),
@@ -143,21 +162,18 @@ def _swiss(tournament: Tournament, stage: Stage, number: int, report) -> list[Pa
     score = {r.team: r.match_points for r in rows}
     opponents: dict[int, set[int]] = {e.team_id: set() for e in active}
     byes: set[int] = set()
-    for ns, ew in Match.objects.filter(round__stage=stage).values_list("ns_id", "ew_id"):
+    for ns, ew, status, forfeit in Match.objects.filter(round__stage=stage).values_list(
+            "ns_id", "ew_id", "status", "forfeit"):
         if ew is None:
             byes.add(ns)
+        elif forfeit and status == Match.Status.FINISHED:  # not played: no meeting; its winner had a "bye"
+            if forfeit in ("ns", "ew"):
+                byes.add(ew if forfeit == "ns" else ns)
         else:
             opponents.setdefault(ns, set()).add(ew)
             opponents.setdefault(ew, set()).add(ns)
-    states = [TeamState(e.team_id, score.get(e.team_id, 0), position.get(e.team_id, 1 << 30), e.team.club_id,
-                        e.team_id in byes, frozenset(opponents[e.team_id])) for e in active]
-    forbidden = ForbiddenPair.objects.filter(tournament=tournament).values_list("team_a_id", "team_b_id")
-    result = pair_swiss(states, forbidden=list(forbidden), separate_clubs=number <= tournament.separate_clubs_rounds,
-                        progress=report)
-    if result.unpaired:
-        names = dict(Team.objects.filter(pk__in=result.unpaired).values_list("id", "name"))
-        raise PairingImpossible(result.unpaired, [names[t] for t in result.unpaired])
-    return result.pairings
+    return [TeamState(e.team_id, score.get(e.team_id, 0), position.get(e.team_id, 1 << 30), e.team.club_id,
+                      e.team_id in byes, frozenset(opponents[e.team_id])) for e in active]
 
 
 
@@ -383,7 +399,8 @@ def match_pairing_change(*, match: Match, ns: Team, ew: Team | None, user=None, 
             raise ServiceError("same_team", "ew")
         if new["ew"] is not None and not allow_rematch:
             met = Match.objects.filter(round__stage_id=rnd.stage_id).exclude(round=rnd).filter(
-                Q(ns_id=new["ns"], ew_id=new["ew"]) | Q(ns_id=new["ew"], ew_id=new["ns"])).exists()
+                Q(ns_id=new["ns"], ew_id=new["ew"]) | Q(ns_id=new["ew"], ew_id=new["ns"])).exclude(
+                Q(status=Match.Status.FINISHED) & ~Q(forfeit="")).exists()  # a forfeit is no meeting
             a, b = sorted((new["ns"], new["ew"]))
             if met or ForbiddenPair.objects.filter(tournament=tournament, team_a_id=a, team_b_id=b).exists():
                 raise ServiceError("rematch", "ew")

@@ -38,6 +38,14 @@ def _absent(match: dict) -> tuple[int, ...]:
     return tuple(forfeit.get("players", ()))
 
 
+def _withdrawn(match: dict) -> tuple[int, ...]:
+    """The player who withdrew mid-match (its active withdrawal's ``player``), when the withdrawal decided it."""
+    if match["decided_by"] != "withdrawal" or match["status"] != Match.Status.FINISHED:
+        return ()
+    withdrawal = next((d for d in match["directives"] if d["kind"] == "withdrawal"), {})
+    return (withdrawal["player"],) if "player" in withdrawal else ()
+
+
 def _director_deductions(tournament: Tournament, stage) -> dict[int, list[tuple[str, int]]]:
     """The director's active deductions from each player's totals, and the penalties of one player's game points;
     a stage's: the penalties of its matches and the deductions decided while it ran (``params["stage"]``)."""
@@ -82,7 +90,7 @@ def individual_inputs(tournament: Tournament, pts, *, stage=None,
     waiting = confirmation.waits(tournament)
     for m in Match.objects.filter(**scope).values(
             "id", "round__number", "table", "winner", "status", "games_won_ns", "games_won_ew", "points_ns",
-            "points_ew", "result_status", "forfeit", "directives"):
+            "points_ew", "result_status", "forfeit", "decided_by", "directives"):
         s = seats.get(m["id"], {})
         if len(s) != 4:
             continue
@@ -91,14 +99,15 @@ def individual_inputs(tournament: Tournament, pts, *, stage=None,
             winner=m["winner"] if m["status"] == Match.Status.FINISHED and not (
                 waiting and m["result_status"] in confirmation.WAITING) else "",
             games_ns=m["games_won_ns"], games_ew=m["games_won_ew"], points_ns=m["points_ns"],
-            points_ew=m["points_ew"], absent=_absent(m)))
+            points_ew=m["points_ew"], absent=_absent(m), withdrawn=_withdrawn(m)))
     fixed = tournament.sit_out_fixed or {}
     fixed_score = (fixed.get("match_points", 0), fixed.get("games_won", 0), fixed.get("points_for", 0))
     by_round: dict[int, list[IndividualMatch]] = {}
     for m in matches:
-        if not m.absent:  # a forfeit is not played: the round's sit-out mean leaves it out
+        if not m.absent and not m.withdrawn:  # not played (out): the round's sit-out mean leaves it out
             by_round.setdefault(m.round, []).append(m)
-    out += [(p, m.round) for m in matches for p in forfeit_sitting(m)]  # an absent player's partner sits out
+    # an absent (withdrawn) player's partner sits out
+    out += [(p, m.round) for m in matches for p in forfeit_sitting(m)]
     sit_outs = []
     for player, number in out:
         mp, games, points = sit_out_score(tournament.sit_out_score, by_round.get(number, []), fixed=fixed_score,

@@ -4,18 +4,21 @@ active one. The services decide (``tournaments.services.desk``); their refusals 
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import access
-from tournaments.models import DirectorAction, Entry, Match
+from tournaments.models import DirectorAction, Entry, Match, Tournament
 from tournaments.services.desk import desk_action_revert, desk_action_take
 from tournaments.services.errors import ServiceError
 
-from .organize_common import organizer_view, refusal
+from .organize_common import login_url, refusal
 
 #: What each kind's form sends besides the match or entry and the reason: (field, whole number or a choice).
 FIELDS = {
@@ -37,15 +40,18 @@ def kind_names() -> dict[str, str]:
 
 
 def _directs(view):
-    """The organizer's guard, then the desk's own (``access.can_direct``: the one check of every door)."""
+    """Sign-in first, then the tournament ``slug`` if the user directs it (``access.can_direct``, the one check of
+    every door: its organizers, its directors and staff; else 404), passed as ``tournament``."""
 
-    @organizer_view
-    def wrapper(request, tournament, *args, **kwargs):
+    @functools.wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), login_url())
+        tournament = get_object_or_404(Tournament, slug=slug)
         if not access.can_direct(request.user, tournament.pk):
             raise Http404
         return view(request, tournament, *args, **kwargs)
 
-    wrapper.__name__, wrapper.__doc__ = view.__name__, view.__doc__
     return wrapper
 
 
