@@ -162,7 +162,8 @@ DESCRIPTIONS = {
                                     "secret and its last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_create": "Register a URL (http or https) to receive the tournament's events as signed "
                                       "JSON POSTs: `hand.entered`, `hand.corrected`, `hand.deleted`, "
-                                      "`match.finished`, `round.paired`, `standings.updated`, `director.action` (all "
+                                      "`match.finished`, `round.paired`, `standings.updated`, `director.action`, "
+                                      "`result.confirmed`, `result.disputed`, `result.settled` (all "
                                       "when `events` is empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
                                       "or staff.",
     "v1_tournaments_webhooks_retrieve": "One webhook with its secret and last delivery. Organizers or staff.",

@@ -371,7 +371,8 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": "/", "description": "This server"}],
     "WEBHOOKS": [f"api.openapi_events.{name}" for name in (
         "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "STANDINGS_UPDATED",
-        "STAGE_CLOSED", "STAGE_STARTED", "DIRECTOR_ACTION", "WEBHOOK_TEST")],
+        "STAGE_CLOSED", "STAGE_STARTED", "DIRECTOR_ACTION", "RESULT_CONFIRMED", "RESULT_DISPUTED", "RESULT_SETTLED",
+        "WEBHOOK_TEST")],
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",
@@ -389,6 +390,7 @@ SPECTACULAR_SETTINGS = {
         "QualificationKindEnum": "tournaments.models.Stage.Rule",
         "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",
         "DirectorActionKindEnum": "tournaments.models.DirectorAction.Kind",
+        "ResultEventKindEnum": "tournaments.models.ResultEvent.Kind",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
