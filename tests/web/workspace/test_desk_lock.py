@@ -62,6 +62,7 @@ def test_in_desk_mode_only_the_desk_is_open(tablet):
     assert page.status_code == 200 and "Leave desk mode" in page.content.decode()
     nav = page.content.decode().split('class="ws-nav"')[1].split("</nav>")[0]
     assert reverse("ws:home") not in nav and "Desk mode" in nav
+    assert 'class="account-nav"' not in page.content.decode()  # no way out but the PIN
     for url in (reverse("ws:home"), reverse("ws:desk-codes", args=[tournament.slug]),
                 reverse("ws:actions", args=[tournament.slug]), f"/t/{tournament.slug}/", "/", "/admin/"):
         answer = client.get(url)
