@@ -38,6 +38,9 @@ class Round(models.Model):
     clock_ends_at = models.DateTimeField(null=True, blank=True)
     clock_paused_left = models.PositiveIntegerField(null=True, blank=True,
                                                     help_text="Seconds left while the clock is paused.")
+    clock_cut_left = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds the clock still had when it was ended early: until a director "
+                                         "reopens the round with them or keeps it as it stood.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -34,7 +34,9 @@ FIELDS = {
 def kind_names() -> dict[str, str]:
     return {"forfeit": _("Forfeit"), "withdrawal": _("Withdrawal mid-match"), "adjusted": _("Adjusted result"),
             "penalty": _("Penalty of game points"), "decision": _("Drawn knockout decided"),
-            "withdrawal_event": _("Withdrawal from the event"), "deduction": _("Deduction from the standings")}
+            "withdrawal_event": _("Withdrawal from the event"), "deduction": _("Deduction from the standings"),
+            "clock_reopened": _("Round reopened after its clock was ended early"),
+            "clock_kept": _("Round kept as the clock's early end left it")}
 
 
 def _directs(view):
@@ -93,6 +95,8 @@ def _shown(action: DirectorAction) -> str:
                                                           "side": sides.get(p.get("side"), "?")}
     if action.kind == "decision":
         return _("won by %(side)s") % {"side": sides.get(p.get("winner"), "?")}
+    if action.kind in ("clock_reopened", "clock_kept"):
+        return _("round %(round)s, %(seconds)s s left") % {"round": p.get("round"), "seconds": p.get("seconds")}
     if action.kind == "deduction":
         metric = _("match points") if p.get("metric") == "match_points" else _("game points")
         return _("%(amount)s %(metric)s off") % {"amount": p.get("amount"), "metric": metric}
