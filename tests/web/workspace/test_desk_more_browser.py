@@ -101,3 +101,24 @@ def test_an_individual_events_prints_with_the_codes_at_both_widths(browser, hall
         if os.environ.get("SCREENSHOT_DIR"):
             page.screenshot(path=os.path.join(os.environ["SCREENSHOT_DIR"], f"print-sheets-codes-{width}.png"),
                             full_page=True)
+
+
+def test_a_clock_ended_early_offers_to_reopen_or_keep_at_both_widths(browser, hall):  # noqa: F811
+    from tournaments.models import Round
+    from tournaments.services.clock import round_clock_end, round_clock_start
+
+    server, organizer = hall
+    tournament = make_individual(16, drawn=1, minutes=30)
+    tournament.organizers.add(organizer)
+    rnd = Round.objects.get(tournament=tournament, number=1)
+    round_clock_start(round=rnd)
+    round_clock_end(round=rnd)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    sign_in(page, server, "/my/")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{server.url}/my/t/{tournament.slug}/rounds/1/")
+        assert page.locator("#clock-cut button[value=reopen]").count() == 1
+        page.locator("#clock").scroll_into_view_if_needed()
+        shoot(page, "clock-cut")
