@@ -8,7 +8,7 @@ for the schema; ``tests/api/test_generated_clients.py`` checks real payloads aga
 from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from tournaments.models import DirectorAction, Match, ResultEvent, Round, Stage
+from tournaments.models import DirectorAction, Match, Round, Stage
 
 from .serializers.matches import SidesPlayersSerializer
 from .serializers.variants import SideIntsSerializer, WINNERS
@@ -178,10 +178,10 @@ class DirectorActionDataSerializer(serializers.Serializer):
 
 class EventResultStepSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The step's id (as in `GET /matches/{id}/result-events/`).")
-    kind = serializers.ChoiceField(choices=ResultEvent.Kind.choices,
-                                   help_text="result.confirmed: `confirmed`, `paper` or `auto`; result.disputed: "
-                                             "`disputed`; result.settled: `settled`, or `decided` (a director "
-                                             "changed a confirmed, disputed or final result).")
+    # The step's kind (``ResultEvent.Kind``) as a string: the result-events endpoint names that enum already.
+    kind = serializers.CharField(help_text="result.confirmed: `confirmed`, `paper` or `auto`; result.disputed: "
+                                           "`disputed`; result.settled: `settled`, or `decided` (a director changed "
+                                           "a confirmed, disputed or final result).")
     status = serializers.ChoiceField(choices=Match.ResultStatus.choices, help_text="The result's status after it.")
     side = serializers.ChoiceField(choices=[("ns", "ns"), ("ew", "ew")], allow_null=True,
                                    help_text="The side of the player who confirmed or disputed; else null.")

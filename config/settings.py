@@ -226,9 +226,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 STANDINGS_STALE_SECONDS = float(os.environ.get("STANDINGS_STALE_SECONDS", "10"))
 TASK_LEASE_SECONDS = float(os.environ.get("TASK_LEASE_SECONDS", "30"))
-# The phone and address each step of a result's confirmation came from (ResultEvent.device, .address) are kept
-# this many days, then blanked by the sweep (the step, its player and its time stay); 0 keeps them for good.
-RESULT_EVENTS_KEEP_DAYS = int(os.environ.get("RESULT_EVENTS_KEEP_DAYS", "400"))
+RESULT_EVENTS_KEEP_DAYS = int(os.environ.get("RESULT_EVENTS_KEEP_DAYS", "400"))  # a result step's phone: README
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "tournaments.sweep_task", "schedule": SWEEP_SECONDS, "options": {"expires": SWEEP_SECONDS}},
 }
@@ -394,7 +392,6 @@ SPECTACULAR_SETTINGS = {
         "QualificationKindEnum": "tournaments.models.Stage.Rule",
         "PushResetReasonEnum": "api.openapi_push.RESET_REASONS",
         "DirectorActionKindEnum": "tournaments.models.DirectorAction.Kind",
-        "ResultEventKindEnum": "tournaments.models.ResultEvent.Kind",
     },
     # The library's hook replaces drf-spectacular's (it is a copy that leaves the error components alone).
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums",

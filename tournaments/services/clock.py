@@ -155,9 +155,8 @@ def round_clock_reopen(*, round: Round, reason: str, user=None):
     finished (no director's action decided them) are playing again, their results no longer counted until they
     finish. A director's action (``clock_reopened``, its reason, the matches and seconds in its parameters)
     records it. Refused (409 ``clock_not_cut``) unless the clock was ended early and not given time since."""
-    from tournaments.models import DirectorAction
+    from tournaments.models import DirectorAction, StandingsChange
     from tournaments.services import confirmation
-    from tournaments.services.desk import _standings_reload, _user
     from tournaments.services.games import match_lock, match_refresh_result
     from tournaments.services.results import match_result_changed
 
@@ -178,16 +177,28 @@ def round_clock_reopen(*, round: Round, reason: str, user=None):
                 match_result_changed(match=match)
         action = DirectorAction.objects.create(
             tournament_id=rnd.tournament_id, round=rnd, kind=DirectorAction.Kind.CLOCK_REOPENED, reason=reason,
-            actor=_user(user), params={"round": rnd.number, "seconds": seconds, "tables": reopened})
-        _standings_reload(rnd.tournament)
+            actor=_actor(user), params={"round": rnd.number, "seconds": seconds, "tables": reopened})
+        # A full standings load next (as the desk's actions ask): the reopened results no longer count.
+        StandingsChange.objects.create(tournament_id=rnd.tournament_id, match_id=None)
+        tournament_id = rnd.tournament_id
+        transaction.on_commit(lambda: _standings_schedule(tournament_id))
     return action
+
+
+def _standings_schedule(tournament_id: int) -> None:
+    from tournaments.services.standings import standings_recompute_schedule
+
+    standings_recompute_schedule(tournament_id)
+
+
+def _actor(user):
+    return user if getattr(user, "pk", None) else None
 
 
 def round_clock_keep(*, round: Round, reason: str, user=None):
     """A clock ended early, kept as it is: the results it gave stand and the offer to reopen is gone; a director's
     action (``clock_kept``) records it with the seconds the clock had. Refused as ``round_clock_reopen``."""
     from tournaments.models import DirectorAction
-    from tournaments.services.desk import _user
 
     with transaction.atomic():
         rnd, reason = _cut_round(round, reason)
@@ -195,4 +206,4 @@ def round_clock_keep(*, round: Round, reason: str, user=None):
         rnd.save(update_fields=["clock_cut_left"])
         return DirectorAction.objects.create(
             tournament_id=rnd.tournament_id, round=rnd, kind=DirectorAction.Kind.CLOCK_KEPT, reason=reason,
-            actor=_user(user), params={"round": rnd.number, "seconds": seconds})
+            actor=_actor(user), params={"round": rnd.number, "seconds": seconds})

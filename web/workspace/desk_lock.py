@@ -14,11 +14,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
-from django.http import HttpResponseForbidden
-from django.shortcuts import redirect
+from django.http import Http404, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from tournaments import access
+from tournaments.models import Tournament
 
 SESSION_KEY = "desk_lock"
 PIN_PATTERN = re.compile(r"^[0-9]{4,8}$")
@@ -67,9 +70,9 @@ def pin_check(request, pin: str) -> str | None:
 @require_POST
 def desk_lock(request, slug):
     """Put this tablet in desk mode for the tournament, with the PIN the director chose (4 to 8 digits, twice)."""
-    from .desk import _directed_or_404
-
-    tournament = _directed_or_404(request.user, slug)
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not access.is_director(request.user, tournament.pk):
+        raise Http404
     pin, again = request.POST.get("pin", ""), request.POST.get("pin_again", "")
     if not PIN_PATTERN.match(pin):
         messages.error(request, _("The PIN is 4 to 8 digits."))
