@@ -106,7 +106,10 @@ class DeskLockMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        lock = lock_of(request)
+        from django.conf import settings
+
+        # Only a request with a session cookie is read (a token's API request, a first visit: no session to load).
+        lock = lock_of(request) if settings.SESSION_COOKIE_NAME in request.COOKIES else None
         if lock is not None and not self._allowed(request.path, lock["slug"]):
             desk = reverse("ws:desk", args=[lock["slug"]])
             if request.path.startswith("/api/") or request.method not in ("GET", "HEAD"):

@@ -97,3 +97,4 @@ def test_wrong_pins_are_refused_past_the_limit_even_the_right_one(tablet):
         assert "Wrong PIN." in client.post(unlock, {"pin": pin}, follow=True).content.decode()
     page = client.post(unlock, {"pin": "2468"}, follow=True).content.decode()
     assert "Too many wrong PINs" in page and "desk_lock" in client.session
+
