@@ -162,7 +162,8 @@ DESCRIPTIONS = {
                                     "secret and its last delivery. Organizers or staff.",
     "v1_tournaments_webhooks_create": "Register a URL (http or https) to receive the tournament's events as signed "
                                       "JSON POSTs: `hand.entered`, `hand.corrected`, `hand.deleted`, "
-                                      "`match.finished`, `round.paired`, `round.published`, `standings.updated`, `director.action` (all "
+                                      "`match.finished`, `round.paired`, `round.published`, `standings.updated`, "
+                                      "`director.action`, `result.confirmed`, `result.disputed`, `result.settled` (all "
                                       "when `events` is empty). The answer carries the secret of `X-Manille-Signature`. Organizers "
                                       "or staff.",
     "v1_tournaments_webhooks_retrieve": "One webhook with its secret and last delivery. Organizers or staff.",
@@ -246,6 +247,11 @@ DESCRIPTIONS = {
                                      "`not_knockout` (a decision), `action_active` (one of a kind at a time), "
                                      "`action_params`, `reason_missing`. `rounds_kept` names the later rounds "
                                      "already paired, which stay. Directors (organizers, its directors) or staff.",
+    "v1_tournaments_actions_preview_create": "What an action would do to the standings before it is taken: the "
+                                             "same body as taking it (`reason` optional), the same refusals; the "
+                                             "answer lists the standings rows whose rank, numbers or tiebreaks "
+                                             "would change, before and after. Nothing is saved, sent nor "
+                                             "announced. Directors (organizers, its directors) or staff.",
     "v1_tournaments_actions_revert_create": "Revert an action: the result (or the entry, or the standings total) is "
                                             "worked out again without it; the action is kept, marked reverted. "
                                             "Rounds paired since stay as they are (`rounds_kept`). 409 "

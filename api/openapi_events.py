@@ -179,6 +179,27 @@ class DirectorActionDataSerializer(serializers.Serializer):
                                                             "null.")
 
 
+class EventResultStepSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The step's id (as in `GET /matches/{id}/result-events/`).")
+    # The step's kind (``ResultEvent.Kind``) as a string: the result-events endpoint names that enum already.
+    kind = serializers.CharField(help_text="result.confirmed: `confirmed`, `paper` or `auto`; result.disputed: "
+                                           "`disputed`; result.settled: `settled`, or `decided` (a director changed "
+                                           "a confirmed, disputed or final result).")
+    status = serializers.ChoiceField(choices=Match.ResultStatus.choices, help_text="The result's status after it.")
+    side = serializers.ChoiceField(choices=[("ns", "ns"), ("ew", "ew")], allow_null=True,
+                                   help_text="The side of the player who confirmed or disputed; else null.")
+    player = serializers.IntegerField(allow_null=True, help_text="The player who confirmed or disputed.")
+    player_detail = EventTeamSerializer(allow_null=True, help_text="That player: id and name.")
+    user = serializers.IntegerField(allow_null=True, help_text="The account that took the step, if any.")
+    reason = serializers.CharField(allow_blank=True, help_text="A dispute's or a director's reason.")
+    at = serializers.DateTimeField()
+
+
+class ResultStepDataSerializer(serializers.Serializer):
+    step = EventResultStepSerializer(help_text="The step; never the phone nor the address it came from.")
+    match = EventMatchSerializer(help_text="The match as it stands when the event is sent.")
+
+
 class WebhookTestDataSerializer(serializers.Serializer):
     message = serializers.CharField()
 
@@ -232,5 +253,11 @@ STAGE_STARTED = _webhook("stage.started", "StageStartedEvent", StageEventDataSer
                          "A stage was started: its pools or bracket are drawn")
 DIRECTOR_ACTION = _webhook("director.action", "DirectorActionEvent", DirectorActionDataSerializer,
                            "A director's action was taken or reverted (the result and standings follow)")
+RESULT_CONFIRMED = _webhook("result.confirmed", "ResultConfirmedEvent", ResultStepDataSerializer,
+                            "A result was confirmed: by the other side, by a director on paper, or automatically")
+RESULT_DISPUTED = _webhook("result.disputed", "ResultDisputedEvent", ResultStepDataSerializer,
+                           "A result was disputed by the other side (a director settles it)")
+RESULT_SETTLED = _webhook("result.settled", "ResultSettledEvent", ResultStepDataSerializer,
+                          "A director settled a result, or changed a confirmed one: it is final")
 WEBHOOK_TEST = _webhook("webhook.test", "WebhookTestEvent", WebhookTestDataSerializer,
                         "A test event (the webhook's test button or `POST .../test/`)")

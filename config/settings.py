@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "web.workspace.desk_lock.DeskLockMiddleware",  # a shared tablet in desk mode opens the desk only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into config.auth.lockout_response
@@ -225,6 +226,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 STANDINGS_STALE_SECONDS = float(os.environ.get("STANDINGS_STALE_SECONDS", "10"))
 TASK_LEASE_SECONDS = float(os.environ.get("TASK_LEASE_SECONDS", "30"))
+RESULT_EVENTS_KEEP_DAYS = int(os.environ.get("RESULT_EVENTS_KEEP_DAYS", "400"))  # a result step's phone: README
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "tournaments.sweep_task", "schedule": SWEEP_SECONDS, "options": {"expires": SWEEP_SECONDS}},
 }
@@ -371,8 +373,8 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": "/", "description": "This server"}],
     "WEBHOOKS": [f"api.openapi_events.{name}" for name in (
         "HAND_ENTERED", "HAND_CORRECTED", "HAND_DELETED", "MATCH_FINISHED", "ROUND_PAIRED", "ROUND_PUBLISHED",
-        "STANDINGS_UPDATED",
-        "STAGE_CLOSED", "STAGE_STARTED", "DIRECTOR_ACTION", "WEBHOOK_TEST")],
+        "STANDINGS_UPDATED", "STAGE_CLOSED", "STAGE_STARTED", "DIRECTOR_ACTION", "RESULT_CONFIRMED",
+        "RESULT_DISPUTED", "RESULT_SETTLED", "WEBHOOK_TEST")],
     "ENUM_NAME_OVERRIDES": {
         "ValidationErrorEnum": "drf_standardized_errors.openapi_serializers.ValidationErrorEnum.choices",
         "ClientErrorEnum": "drf_standardized_errors.openapi_serializers.ClientErrorEnum.choices",

@@ -26,12 +26,15 @@ DESK_SENTENCES = {
     "not_knockout": _("Only a drawn match of a knockout is decided by the director."),
     "desk_individual": _("This action is not available in an individual event yet."),
     "action_reverted": _("This action was reverted already."),
+    "clock_not_cut": _("The clock of round %(round)s was not ended early: there is no time to give back."),
+    "clock_action_final": _("A decision on a round's clock is not reverted: give the round more time, or end it "
+                            "again."),
 }
 
 DESK_CATALOGUE = {
     **{code: ("service", 409) for code in (
         "match_is_bye", "action_active", "match_started", "match_not_started", "match_finished", "match_not_drawn",
-        "action_reverted")},
+        "action_reverted", "clock_not_cut", "clock_action_final")},
     **{code: ("service", 400) for code in (
         "action_params", "reason_missing", "reason_too_long", "action_target_missing", "match_other_tournament",
         "entry_other_tournament", "not_knockout", "desk_individual")},

@@ -13,6 +13,7 @@ import scoring
 from tournaments import access
 from tournaments.access import visible_tournaments
 from tournaments.models import Entry, Game, Match, Round, Stage, Tournament
+from tournaments.selectors.confirmation import WAITING, marks_unconfirmed, unconfirmed_matches
 from tournaments.selectors.matches import match_for_scoreboard, scoreboard_of
 from tournaments.selectors.seats import SIDE_SEATS, match_players
 from tournaments.selectors.standings import standings_by_round, standings_for
@@ -94,7 +95,18 @@ def standings(tournament: Tournament) -> dict:
     club_ranks = [c["rank"] for c in data["clubs"]]
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
     return {"computed_at": data["computed_at"], "rows": rows, "columns": standings_columns(),
-            "metrics": metric_columns(metrics), "clubs": club_rows}
+            "metrics": metric_columns(metrics), "clubs": club_rows,
+            "unconfirmed_any": any(r.get("unconfirmed") for r in rows)}
+
+
+def mark_unconfirmed(view: dict, rnd: Round, tournament: Tournament) -> dict:
+    """A round's tables with ``unconfirmed`` on each that the standings count before its confirmation, and
+    ``unconfirmed_any`` for the legend (one query; none marked when the tournament waits or asks for none)."""
+    waiting = set(unconfirmed_matches(tournament, rnd.pk))
+    for row in view["matches"]:
+        row["unconfirmed"] = row["match"].pk in waiting
+    view["unconfirmed_any"] = bool(waiting)
+    return view
 
 
 def standings_columns() -> list[dict]:
@@ -120,13 +132,13 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
     """
     tournament = tournament or rnd.tournament
     if tournament.is_individual:
-        return pages_individual.round_view(rnd, tournament)
+        return mark_unconfirmed(pages_individual.round_view(rnd, tournament), rnd, tournament)
     matches = list(Match.objects.filter(round=rnd).select_related("ns__club", "ew__club").order_by("table"))
     played = [m for m in matches if not m.is_bye]
     # The game being played at each table, so that every hand shows on the round's page and the wall.
     playing = {g.match_id: g for g in Game.objects.filter(match__round=rnd, status=Game.Status.PLAYING)
                .only("match_id", "number", "total_ns", "total_ew")}
-    return {
+    return mark_unconfirmed({
         "round": rnd,
         "status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
         "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status), "game": playing.get(m.pk)}
@@ -134,7 +146,7 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
         "total": len(played),
-    }
+    }, rnd, tournament)
 
 
 def round_or_404(tournament: Tournament, number: int, stage: int = 1, user=None) -> Round:
@@ -242,7 +254,9 @@ def board_of(match: Match) -> dict:
             "next_dealer_seat": vocabulary.seat(board["next_dealer"]) if board["next_dealer"] else "",
             "wins_needed": board["best_of"] // 2 + 1,
             # Where the opponents' confirmation stands (shown only where the tournament asks for it).
-            "confirmation": board["result_status"] if match.round.tournament.confirmation == "opponents" else None}
+            "confirmation": board["result_status"] if match.round.tournament.confirmation == "opponents" else None,
+            # The standings count it before the opponents confirm it (marked, with the legend).
+            "counts_unconfirmed": board["result_status"] in WAITING and marks_unconfirmed(match.round.tournament)}
 
 
 def team_page(tournament: Tournament, team_id: int) -> dict:

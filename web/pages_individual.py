@@ -269,5 +269,5 @@ def standings(tournament: Tournament) -> dict:
     return {"computed_at": data["computed_at"], "rows": rows, "columns": columns,
             "player_url": reverse("web:players", args=[tournament.slug]),
             "metrics": [_metric(m) for m in metrics if m in vocabulary.METRIC_LABELS],
-            "clubs": club_rows, "individual": True, "swiss": tournament.format == Tournament.Format.SWISS,
+            "clubs": club_rows, "individual": True, "unconfirmed_any": any(r.get("unconfirmed") for r in rows), "swiss": tournament.format == Tournament.Format.SWISS,
             "ranking": ranking_words(tournament), "club_rule": club_ranking_words(tournament)}

@@ -197,6 +197,17 @@ ROUND_ROWS = 34
 CYCLE_LETTERS = "ABCD"
 
 
+def _personal_codes(request, tournament, players) -> dict[int, str]:
+    """The players' personal codes (``{player id: code}``, made for those without one) when the tournament's results
+    wait for the opponents' confirmation and the visitor directs it (its organizers, its directors, staff);
+    nothing for anyone else: a code proves who confirms a result, so it is never on a page others can print."""
+    from tournaments.services.confirmation import confirming, personal_codes
+
+    if not confirming(tournament) or not access.is_director(request.user, tournament.pk):
+        return {}
+    return personal_codes(tournament, players)
+
+
 def _letter(name: str) -> str:
     first = folded(name)[:1].upper()
     return first if first.isalpha() else "#"
@@ -208,15 +219,16 @@ def _seats_context(request, slug: str, number: int) -> dict:
         raise Http404
     rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
     seating = round_seating(rnd)
+    codes = _personal_codes(request, tournament, [row.player.pk for row in seating["rows"]])
     groups: list[dict] = []
     for row in seating["rows"]:
         letter = _letter(row.player.name)
         if not groups or groups[-1]["letter"] != letter:
             groups.append({"letter": letter, "rows": []})
-        groups[-1]["rows"].append(row)
+        groups[-1]["rows"].append((row, codes.get(row.player.pk, "")))
     url = request.build_absolute_uri(reverse("web:seat", args=[slug]))
     return {"tournament": tournament, "facts": pages.tournament_facts(tournament), "round": rnd, "groups": groups,
-            "players": len(seating["rows"]), "seat_url": url, "qr": _qr_svg(url),
+            "players": len(seating["rows"]), "seat_url": url, "qr": _qr_svg(url), "show_personal": bool(codes),
             "pdf_url": reverse("web:round-seats-pdf", args=[slug, number]),
             "back_url": _reverse("web:round-seat", slug, number)}
 
@@ -232,7 +244,7 @@ def seats_pdf(request, slug, number):
                 f"{slug}-round-{number}-seats.pdf")
 
 
-def _cycle_sheet(request, tournament, rnd, table, show_codes: bool) -> dict:
+def _cycle_sheet(request, tournament, rnd, table, show_codes: bool, personal: dict[int, str]) -> dict:
     """One table's sheet: its four players lettered A-D (A seated, N, keeping the score), then each round of the
     cycle: the partnerships with their seats (A+B v C+D, A+C v B+D, A+D v B+C), its table code, its grid."""
     url = request.build_absolute_uri(reverse("web:match", args=[tournament.slug, table.match_id]))
@@ -248,7 +260,9 @@ def _cycle_sheet(request, tournament, rnd, table, show_codes: bool) -> dict:
                        "ns_letters": "+".join(p["letter"] for p in ns), "ew_letters": "+".join(p["letter"] for p in ew)})
     return {"table": table, "url": url, "qr": _qr_svg(url), "rounds": rounds, "first": rounds[0]["number"],
             "last": rounds[-1]["number"],
-            "players": [{"letter": CYCLE_LETTERS[i], "row": p} for i, p in enumerate(table.players)]}
+            "players": [{"letter": CYCLE_LETTERS[i], "row": p,
+                         "code": personal.get(p.player.pk, "") if p is not None else ""}
+                        for i, p in enumerate(table.players)]}
 
 
 def _individual_sheets_context(request, tournament, rnd, only: int | None = None) -> dict:
@@ -257,11 +271,13 @@ def _individual_sheets_context(request, tournament, rnd, only: int | None = None
     show_codes = access.can_keep_score(request.user, tournament.pk)
     tables = [t for t in cycle_tables(rnd, tournament) if only is None or t.match_id == only]
     rows = CYCLE_ROWS if tournament.format == "tables" else ROUND_ROWS
+    personal = _personal_codes(request, tournament, [p.player.pk for t in tables for p in t.players if p is not None])
     return {"template": "web/print/sheets_individual.html", "tournament": tournament, "round": rnd,
             "facts": pages.tournament_facts(tournament),
             "length": pages_individual.match_length_words(tournament), "show_codes": show_codes,
             "cycle": cycle_round(tournament, rnd.number), "rows": range(1, rows + 1),
-            "sheets": [_cycle_sheet(request, tournament, rnd, t, show_codes) for t in tables],
+            "sheets": [_cycle_sheet(request, tournament, rnd, t, show_codes, personal) for t in tables],
+            "show_personal": bool(personal),
             "pdf_url": reverse("web:round-sheets-pdf", args=[tournament.slug, rnd.number]),
             "back_url": _reverse("web:round", tournament.slug, rnd.number)}
 

@@ -23,6 +23,9 @@ EVENTS = (
     ("stage.closed", _("A stage was closed")),
     ("stage.started", _("A stage was started")),
     ("director.action", _("A director's action was taken or reverted")),
+    ("result.confirmed", _("A result was confirmed (by the other side, on paper or automatically)")),
+    ("result.disputed", _("A result was disputed by the other side")),
+    ("result.settled", _("A director settled a result (or changed a confirmed one)")),
 )
 EVENT_NAMES = tuple(name for name, _label in EVENTS)
 TEST_EVENT = "webhook.test"

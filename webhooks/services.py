@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 
 from tournaments import queue
 from tournaments.access import is_organizer
-from tournaments.models import DirectorAction, Game, Hand, Match, Round, Stage, Standing, Tournament
+from tournaments.models import DirectorAction, Game, Hand, Match, ResultEvent, Round, Stage, Standing, Tournament
 from tournaments.selectors.seats import match_players, players_of_matches, sitting_out_ids
 from tournaments.services.hand_data import hand_input_dict
 
@@ -270,6 +270,12 @@ def event_payloads(event: str, ids: dict) -> tuple[Tournament, list[tuple[str, d
                            "revert_reason": action.revert_reason},
                 "match": _match(action.match) if action.match_id else None}
         return (_of_round(action.match.round) if action.match_id else action.tournament), [(event, data)]
+    if event in RESULT_EVENT_NAMES:
+        step = (ResultEvent.objects.select_related(*(f"match__{r}" for r in _MATCH_RELATED), "player")
+                .filter(pk=ids["step"]).first())
+        if step is None:
+            return None
+        return _of_round(step.match.round), [(event, _result_step(step))]
     raise ValueError(f"unknown webhook event {event!r}")
 
 
@@ -284,6 +290,19 @@ def _of_round(rnd: Round) -> Tournament:
 def unpublished(tournament: Tournament) -> bool:
     """Tell whether ``event_payloads`` built the events of a round not yet published (``_of_round``)."""
     return getattr(tournament, "unpublished_round", False)
+
+
+RESULT_EVENT_NAMES = ("result.confirmed", "result.disputed", "result.settled")
+
+
+def _result_step(step: ResultEvent) -> dict:
+    """A step of a result's confirmation as its events send it: who (a player by their code or account, an
+    account), the status after it, its reason; never the phone nor the address it came from."""
+    match = step.match
+    return {"step": {"id": step.pk, "kind": step.kind, "status": step.status, "side": step.side or None,
+                     "player": step.player_id, "player_detail": _player(step.player) if step.player_id else None,
+                     "user": step.user_id, "reason": step.reason, "at": step.at},
+            "match": _match(match)}
 
 
 def _stage(stage: Stage) -> dict:
@@ -305,6 +324,8 @@ def _tournament_id(event: str, ids: dict) -> int | None:
         return Round.objects.filter(pk=ids["round"]).values_list("tournament_id", flat=True).first()
     if event == "director.action":
         return DirectorAction.objects.filter(pk=ids["action"]).values_list("tournament_id", flat=True).first()
+    if event in RESULT_EVENT_NAMES:
+        return ResultEvent.objects.filter(pk=ids["step"]).values_list("match__round__tournament_id", flat=True).first()
     return ids.get("tournament")
 
 

@@ -24,7 +24,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from tournaments import commit_cache, queue, versions
-from tournaments.models import DirectorAction, Hand, Round, StandingsSnapshot
+from tournaments.models import DirectorAction, Hand, ResultEvent, Round, StandingsSnapshot
 
 from . import push
 from tournaments.services.stages import stage_changed
@@ -123,6 +123,28 @@ def director_action_saved(sender, instance, created, raw=False, **kwargs):
     """An action of the director's desk taken (created) or reverted (its one later save)."""
     if not raw:
         emit("director.action", instance.tournament_id, action=instance.pk)
+
+
+#: The result's steps that are an event of their own (``tournaments.models.ResultEvent.Kind``): the other side
+#: confirmed it (or a director on paper, or the wait did), disputed it, or a director made it final.
+RESULT_EVENTS = {"confirmed": "result.confirmed", "paper": "result.confirmed", "auto": "result.confirmed",
+                 "disputed": "result.disputed", "settled": "result.settled", "decided": "result.settled"}
+
+
+def _result_tournament_id(step) -> int | None:
+    """The step's tournament from the match and round the confirmation services loaded, or None (no query)."""
+    try:
+        return step._state.fields_cache["match"]._state.fields_cache["round"].tournament_id
+    except (KeyError, AttributeError):
+        return None
+
+
+@receiver(post_save, sender=ResultEvent, dispatch_uid="webhooks.result_step_saved")
+def result_step_saved(sender, instance, created, raw=False, **kwargs):
+    """A result confirmed, disputed or settled (tournaments/services/confirmation.py writes one row a step)."""
+    event = RESULT_EVENTS.get(instance.kind)
+    if created and not raw and event:
+        emit(event, _result_tournament_id(instance), step=instance.pk)
 
 
 @receiver(post_save, sender=Endpoint, dispatch_uid="webhooks.endpoint_saved")

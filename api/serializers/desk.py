@@ -44,3 +44,46 @@ class DirectorActionCreateSerializer(serializers.Serializer):
 class DirectorActionRevertSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=DESK_REASON_MAX, required=False, allow_blank=True, default="",
                                    help_text="Why it is reverted (kept with the action).")
+
+
+class DirectorActionPreviewRequestSerializer(DirectorActionCreateSerializer):
+    reason = serializers.CharField(max_length=DESK_REASON_MAX, required=False, allow_blank=True, default="",
+                                   help_text="Optional here: nothing is kept.")
+
+
+class PreviewNumbersSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_lost = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    forfeits_won = serializers.IntegerField()
+    forfeits_lost = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+    tiebreaks = serializers.DictField()
+
+
+class PreviewRowSerializer(serializers.Serializer):
+    team = serializers.IntegerField(required=False, help_text="The team (team events).")
+    player = serializers.IntegerField(required=False, help_text="The player (individual events).")
+    name = serializers.CharField()
+    before = PreviewNumbersSerializer(allow_null=True, help_text="The row now (recomputed); null if it has none.")
+    after = PreviewNumbersSerializer(allow_null=True, help_text="The row with the action; null if it would have "
+                                                                "none.")
+    moved = serializers.IntegerField(help_text="Places gained (negative: lost).")
+
+
+class DirectorActionPreviewSerializer(serializers.Serializer):
+    """What an action would do to the standings; nothing saved."""
+
+    kind = serializers.ChoiceField(choices=DirectorAction.Kind.choices)
+    params = serializers.DictField(help_text="The parameters as the action would keep them.")
+    rounds_kept = serializers.ListField(child=serializers.IntegerField(),
+                                        help_text="The later rounds already paired, which would stay as they are.")
+    rows = PreviewRowSerializer(many=True, help_text="The standings rows whose rank, numbers or tiebreaks would "
+                                                     "change, in the order of the standings with the action.")

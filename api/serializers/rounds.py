@@ -131,6 +131,11 @@ class StandingNumbersSerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField(help_text="Withdrawn from the event (never paired again); its results "
                                                    "stand.")
     tiebreaks = serializers.DictField(help_text="Each metric of the tournament's ordered list, by name.")
+    unconfirmed = serializers.IntegerField(
+        required=False, min_value=0,
+        help_text="How many of the results counted in this row wait for the opponents' confirmation (`entered` or "
+                  "`disputed`). Only when the tournament counts unconfirmed results (`confirmation: \"opponents\"`, "
+                  "`unconfirmed: \"count\"`); absent otherwise.")
     # A multi-stage event's rows, and a stage's (absent from a one-stage event's standings).
     stage = serializers.IntegerField(required=False, help_text="Multi-stage events: the stage the row ranks in (the "
                                                                "event's standings: the last stage reached).")

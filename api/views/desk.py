@@ -8,9 +8,13 @@ from rest_framework.response import Response
 from tournaments.access import can_direct
 from tournaments.models import DirectorAction, Entry, Match
 from tournaments.services.desk import desk_action_revert, desk_action_take
+from tournaments.services.desk_preview import desk_action_preview
 from tournaments.services.errors import ServiceError
 
-from ..serializers.desk import DirectorActionCreateSerializer, DirectorActionRevertSerializer, DirectorActionSerializer
+from ..serializers.desk import (
+    DirectorActionCreateSerializer, DirectorActionPreviewRequestSerializer, DirectorActionPreviewSerializer,
+    DirectorActionRevertSerializer, DirectorActionSerializer,
+)
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ACTION_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The action's id.")
@@ -48,7 +52,14 @@ class DirectorActionViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.
     @extend_schema(summary="Take a director's action, with its reason", parameters=[TOURNAMENT_ID],
                    request=DirectorActionCreateSerializer, responses={201: DirectorActionSerializer})
     def create(self, request, tournament_id=None):
-        body = DirectorActionCreateSerializer(data=request.data)
+        data, tournament, match, entry = self._target(request, DirectorActionCreateSerializer)
+        outcome = desk_action_take(tournament=tournament, kind=data["kind"], reason=data["reason"],
+                                   user=request.user, match=match, entry=entry, params=data["params"])
+        outcome.action.rounds_kept = outcome.rounds_kept
+        return Response(DirectorActionSerializer(outcome.action).data, status=status.HTTP_201_CREATED)
+
+    def _target(self, request, serializer):
+        body = serializer(data=request.data)
         body.is_valid(raise_exception=True)
         data, tournament = body.validated_data, self.get_tournament()
         # A match or entry of another tournament, or none, is refused alike (nothing about it leaks).
@@ -61,10 +72,16 @@ class DirectorActionViewSet(TournamentChildMixin, mixins.ListModelMixin, mixins.
             entry = Entry.objects.filter(pk=data["entry"], tournament=tournament).first()
             if entry is None:
                 raise ServiceError("entry_other_tournament", "entry", {"entry": data["entry"]})
-        outcome = desk_action_take(tournament=tournament, kind=data["kind"], reason=data["reason"],
-                                   user=request.user, match=match, entry=entry, params=data["params"])
-        outcome.action.rounds_kept = outcome.rounds_kept
-        return Response(DirectorActionSerializer(outcome.action).data, status=status.HTTP_201_CREATED)
+        return data, tournament, match, entry
+
+    @extend_schema(summary="What an action would do to the standings, nothing saved", parameters=[TOURNAMENT_ID],
+                   request=DirectorActionPreviewRequestSerializer, responses=DirectorActionPreviewSerializer)
+    @action(detail=False, methods=["post"])
+    def preview(self, request, tournament_id=None):
+        data, tournament, match, entry = self._target(request, DirectorActionPreviewRequestSerializer)
+        found = desk_action_preview(tournament=tournament, kind=data["kind"], reason=data["reason"],
+                                    user=request.user, match=match, entry=entry, params=data["params"])
+        return Response(DirectorActionPreviewSerializer(found).data)
 
     @extend_schema(summary="Revert a director's action (the result and standings worked out again)",
                    parameters=[TOURNAMENT_ID, ACTION_ID], request=DirectorActionRevertSerializer,

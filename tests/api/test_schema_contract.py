@@ -147,7 +147,9 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
              "round.paired": "RoundPairedEvent", "round.published": "RoundPublishedEvent",
              "standings.updated": "StandingsUpdatedEvent",
              "stage.closed": "StageClosedEvent", "stage.started": "StageStartedEvent",
-             "director.action": "DirectorActionEvent", "webhook.test": "WebhookTestEvent"}
+             "director.action": "DirectorActionEvent", "result.confirmed": "ResultConfirmedEvent",
+             "result.disputed": "ResultDisputedEvent", "result.settled": "ResultSettledEvent",
+             "webhook.test": "WebhookTestEvent"}
     assert set(webhooks) == set(names)
     for event, component in names.items():
         body = webhooks[event]["post"]["requestBody"]["content"]["application/json"]["schema"]
@@ -168,6 +170,17 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
     sent += event_payloads("director.action", {"action": action.pk})[1]
     desk_action_revert(action=action, reason="a mistake")
     sent += event_payloads("director.action", {"action": action.pk})[1]
+    from tournaments.models import ResultEvent, Tournament
+
+    tournament.confirmation = Tournament.Confirmation.OPPONENTS
+    tournament.save(update_fields=["confirmation"])
+    match.refresh_from_db()
+    for kind, event in (("confirmed", "result.confirmed"), ("disputed", "result.disputed"),
+                        ("settled", "result.settled")):
+        step = ResultEvent.objects.create(match=match, kind=kind, status=kind if kind != "settled" else "final",
+                                          side="ew" if kind != "settled" else "", reason="a reason",
+                                          player=match.ew.player_1 if match.ew_id else None)
+        sent += event_payloads(event, {"step": step.pk})[1]
     game, hand_id = hand.game, hand.pk
     hand_delete_last(hand=hand, user=None)
     sent += event_payloads("hand.deleted", {"hand": hand_id, "game": game.pk, "number": 1})[1]
@@ -177,7 +190,8 @@ def test_the_webhook_payloads_match_their_schemas(schema, match, teams):
                                      cls=DjangoJSONEncoder))
         _validator(schema, names[event]).validate(body)
     assert {event for event, _ in sent} >= {"hand.entered", "hand.deleted", "round.paired", "round.published",
-                                            "standings.updated", "director.action"}
+                                            "standings.updated", "director.action", "result.confirmed",
+                                            "result.disputed", "result.settled"}
 
 
 def test_query_values_the_schema_calls_valid_are_accepted_and_others_refused(anon, club, tournament):

@@ -119,10 +119,15 @@ def test_stale_standings_are_recomputed_and_fresh_ones_left_to_their_task(django
 
 def test_a_sweep_with_nothing_to_do_costs_six_queries(django_assert_num_queries):
     # two expiries, the requeue look-up, the stale standings, the rounds whose clock is over, the results waiting
-    # for an automatic confirmation
-    with django_assert_num_queries(6):
+    # for an automatic confirmation; and once an hour the result steps to forget
+    from django.core.cache import cache
+
+    cache.delete(sweep.RESULT_EVENTS_KEY)
+    with django_assert_num_queries(7):
         assert sweep.sweep_run() == {"tasks_failed": 0, "tasks_requeued": 0, "standings": [], "clocks": 0,
-                                     "results_confirmed": 0}
+                                     "results_confirmed": 0, "result_steps": 0}
+    with django_assert_num_queries(6):
+        assert sweep.sweep_run()["result_steps"] == 0
 
 
 def test_the_sweep_finishes_the_timed_matches_of_a_round_whose_clock_is_over():
@@ -146,3 +151,33 @@ def test_the_in_process_sweep_starts_only_without_a_broker(settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.SWEEP_SECONDS = 0
     assert sweep.sweep_thread_start() is False  # switched off
+
+
+def test_the_phone_and_address_of_old_result_steps_are_forgotten_and_the_steps_kept(settings):
+    from django.core.cache import cache
+
+    from tests.factories import MatchFactory
+    from tournaments.models import ResultEvent
+
+    settings.RESULT_EVENTS_KEEP_DAYS = 400
+    match = MatchFactory()
+    old = ResultEvent.objects.create(match=match, kind="confirmed", status="confirmed", device="phone-a",
+                                     address="10.0.0.7", side="ew")
+    blank = ResultEvent.objects.create(match=match, kind="auto", status="confirmed")
+    young = ResultEvent.objects.create(match=match, kind="entered", status="entered", device="phone-b",
+                                       address="2001:db8::7")
+    ResultEvent.objects.filter(pk__in=[old.pk, blank.pk]).update(at=timezone.now() - timedelta(days=401))
+    ResultEvent.objects.filter(pk=young.pk).update(at=timezone.now() - timedelta(days=399))
+    cache.delete(sweep.RESULT_EVENTS_KEY)
+    assert sweep.sweep_run()["result_steps"] == 1  # the old one with a phone; the blank one costs no write
+    assert sweep.result_events_expire() == 0  # an hour has not passed
+    forgotten = ResultEvent.objects.get(pk=old.pk)
+    assert (forgotten.device, forgotten.address, forgotten.kind, forgotten.side) == ("", None, "confirmed", "ew")
+    kept = ResultEvent.objects.get(pk=young.pk)
+    assert (kept.device, kept.address) == ("phone-b", "2001:db8::7")
+    settings.RESULT_EVENTS_KEEP_DAYS = 30
+    assert sweep.result_events_expire(force=True) == 1  # a shorter setting reaches the younger one
+    settings.RESULT_EVENTS_KEEP_DAYS = 0  # kept for good
+    ResultEvent.objects.filter(pk=young.pk).update(device="phone-c")
+    assert sweep.result_events_expire(force=True) == 0
+    assert ResultEvent.objects.count() == 3

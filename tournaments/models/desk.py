@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 
 from .events import Entry, Tournament
-from .play import Match
+from .play import Match, Round
 
 #: The longest reason a director gives.
 DESK_REASON_MAX = 300
@@ -28,16 +28,22 @@ class DirectorAction(models.Model):
         DECISION = "decision", "Drawn knockout decided"
         WITHDRAWAL_EVENT = "withdrawal_event", "Withdrawal from the event"
         DEDUCTION = "deduction", "Deduction from the standings"
+        CLOCK_REOPENED = "clock_reopened", "Round reopened after its clock was ended early"
+        CLOCK_KEPT = "clock_kept", "Round kept as the clock's early end left it"
 
     #: The kinds that act on a match (the others act on an entry).
     MATCH_KINDS = ("forfeit", "withdrawal", "adjusted", "penalty", "decision")
     #: The match kinds a match has at most one of, active at a time (penalties add up).
     SINGLE_KINDS = ("forfeit", "withdrawal", "adjusted", "decision")
+    #: The kinds that act on a round (its clock ended early by mistake: tournaments/services/clock.py).
+    ROUND_KINDS = ("clock_reopened", "clock_kept")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="director_actions")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="director_actions", null=True,
                               blank=True)
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="director_actions", null=True,
+                              blank=True)
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="director_actions", null=True,
                               blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     params = models.JSONField(default=dict, blank=True, help_text="The action's parameters, by kind (docs/desk.md).")
@@ -57,7 +63,9 @@ class DirectorAction(models.Model):
             models.CheckConstraint(
                 condition=(Q(kind__in=["forfeit", "withdrawal", "adjusted", "penalty", "decision"],
                              match__isnull=False, entry__isnull=True)
-                           | Q(kind__in=["withdrawal_event", "deduction"], match__isnull=True, entry__isnull=False)),
+                           | Q(kind__in=["withdrawal_event", "deduction"], match__isnull=True, entry__isnull=False)
+                           | Q(kind__in=["clock_reopened", "clock_kept"], match__isnull=True, entry__isnull=True,
+                               round__isnull=False)),
                 name="director_action_match_or_entry"),
             models.CheckConstraint(condition=~Q(reason=""), name="director_action_reason_given"),
         ]

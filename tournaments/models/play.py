@@ -51,6 +51,9 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True,
                                         help_text="When the round was published (empty: not yet, seen by the "
                                                   "organizers, directors and scorekeepers alone).")
+    clock_cut_left = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds the clock still had when it was ended early: until a director "
+                                         "reopens the round with them or keeps it as it stood.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RoundQuerySet.as_manager()

@@ -43,6 +43,43 @@ def counts(match: Match, tournament: Tournament | None = None) -> bool:
     return match.status == Match.Status.FINISHED and not (waits(tournament) and match.result_status in WAITING)
 
 
+def marks_unconfirmed(tournament: Tournament) -> bool:
+    """Tell whether the standings count results the opponents have not confirmed yet (``unconfirmed: count``):
+    then the pages mark what counts one, and the API's standings rows say how many (``unconfirmed``)."""
+    return confirming(tournament) and tournament.unconfirmed == Tournament.Unconfirmed.COUNT
+
+
+def unconfirmed_matches(tournament: Tournament, round_id: int | None = None) -> list[int]:
+    """The ids of the finished matches (of one round, or all) the standings count while they are ``entered`` or
+    ``disputed``; empty when the tournament waits for confirmation or asks for none. One query."""
+    if not marks_unconfirmed(tournament):
+        return []
+    qs = Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED, result_status__in=WAITING)
+    if round_id is not None:
+        qs = qs.filter(round_id=round_id)
+    return list(qs.values_list("pk", flat=True))
+
+
+def unconfirmed_counts(tournament: Tournament) -> dict[int, int] | None:
+    """How many counted results of each team (an individual event: each player) are not confirmed yet,
+    ``{team or player id: n}`` (those with none left out); None when the standings count no such result (the
+    tournament waits for confirmation or asks for none). One query."""
+    from collections import Counter
+
+    from tournaments.models import RoundSeat
+
+    if not marks_unconfirmed(tournament):
+        return None
+    waiting = Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED,
+                                   result_status__in=WAITING)
+    if tournament.is_individual:
+        return dict(Counter(RoundSeat.objects.filter(match__in=waiting).values_list("player_id", flat=True)))
+    found = Counter()
+    for ns, ew in waiting.values_list("ns_id", "ew_id"):
+        found.update(t for t in (ns, ew) if t is not None)
+    return dict(found)
+
+
 def desk_matches(tournament: Tournament, now=None) -> list[dict]:
     """The director's desk: the tournament's results that wait (``entered``) or are ``disputed``, the disputes
     first, the longest waiting first, each with its sides named and how long it has waited; three queries."""

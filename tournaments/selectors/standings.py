@@ -54,7 +54,20 @@ def standings_for(tournament: Tournament) -> dict:
             for s in saved.filter(team__isnull=False).values(
                 "rank", "team_id", "tiebreaks", "team__name", "team__club_id", "team__club__name", *NUMBERS)
         ]
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": rows, "clubs": _clubs(snapshot)}
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": _with_unconfirmed(tournament, rows),
+            "clubs": _clubs(snapshot)}
+
+
+def _with_unconfirmed(tournament: Tournament, rows: list[dict]) -> list[dict]:
+    """Each row with ``unconfirmed``, how many of its counted results wait for the opponents' confirmation, when
+    the standings count such results (``unconfirmed: count``); the rows as they are otherwise. One query."""
+    from tournaments.selectors.confirmation import unconfirmed_counts
+
+    counts = unconfirmed_counts(tournament)
+    if counts is None:
+        return rows
+    key = "player" if tournament.is_individual else "team"
+    return [{**r, "unconfirmed": counts.get(r[key], 0)} for r in rows]
 
 
 def _clubs(snapshot: StandingsSnapshot | None) -> list[dict]:
@@ -158,7 +171,8 @@ def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | No
         s = own[(e.stage, e.entrant)]
         out.append({**_row(s, metrics, tournament.is_individual), "rank": e.rank, "stage": e.stage,
                     "stage_rank": e.stage_rank})
-    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": out, "clubs": _clubs(snapshot)}
+    return {"computed_at": snapshot.computed_at if snapshot else None, "rows": _with_unconfirmed(tournament, out),
+            "clubs": _clubs(snapshot)}
 
 
 def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:

@@ -225,6 +225,18 @@ def result_moved(match: Match, user=None, *, reason: str = "") -> None:
            reason=reason if kind == ResultEvent.Kind.DECIDED else "")
 
 
+def result_reopened(match: Match, user=None, *, reason: str = "") -> None:
+    """A director reopened the finished ``match`` (its round's clock ended early by mistake): whatever its
+    confirmation, it waits to finish again (``reopened``, with the director's reason)."""
+    tournament = match.round.tournament
+    if not confirming(tournament) or match.is_bye or not match.result_status:
+        return
+    match.result_status, match.result_mark, match.result_at = "", "", timezone.now()
+    match.result_reason = (reason or "")[:REASON_MAX]
+    update(match, STATUS_FIELDS)
+    _event(match, ResultEvent.Kind.REOPENED, user=user, reason=reason)
+
+
 # --------------------------------------------------------------------------- the other side
 
 

@@ -199,6 +199,10 @@ def desk_action_take(*, tournament: Tournament, kind: str, reason: str, user=Non
     (a decision), ``already_withdrawn`` (a withdrawal from the event). In an individual event a forfeit names
     the players absent, a withdrawal mid-match and a penalty one player (``players`` / ``player``).
     """
+    if kind in DirectorAction.ROUND_KINDS:  # the round clock's own (tournaments/services/clock.py)
+        choices = [k for k in Kind.values if k not in DirectorAction.ROUND_KINDS]
+        raise ServiceError("action_params", "kind", {"reason": "choice", "field": "kind", "choices": choices,
+                                                     "value": kind})
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError("reason_missing", "reason", {})
@@ -251,6 +255,8 @@ def desk_action_revert(*, action: DirectorAction, user=None, reason: str = "") -
     action = DirectorAction.objects.select_for_update().get(pk=action.pk)
     if action.reverted_at is not None:
         raise Conflict("action_reverted", None, {"action": action.pk})
+    if action.kind in DirectorAction.ROUND_KINDS:  # a round's clock: given more time or ended again, not reverted
+        raise Conflict("clock_action_final", None, {"action": action.pk})
     action.reverted_at, action.reverted_by, action.revert_reason = timezone.now(), _user(user), reason
     action.save(update_fields=["reverted_at", "reverted_by", "revert_reason"])
     tournament = action.tournament

@@ -266,6 +266,11 @@ def _keep(tournament_id: int, inputs: _Inputs) -> None:
             _KEPT.popitem(last=False)
 
 
+def kept_inputs_forget(tournament_id: int) -> None:
+    """Forget one tournament's kept inputs (a recompute rolled back, as a desk action's preview's)."""
+    _take_kept(tournament_id)
+
+
 def kept_inputs_clear() -> None:
     """Forget every kept input, as a restarted worker has none (the next recomputes load everything)."""
     with _KEPT_LOCK:

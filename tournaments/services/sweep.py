@@ -17,6 +17,9 @@ Every ``SWEEP_SECONDS`` (5 s by default):
 
 * **Results confirmed automatically.** A result entered longer ago than its tournament's
   ``auto_confirm_minutes`` without a dispute is confirmed (``confirmation.results_auto_confirm``).
+* **Where a result's steps came from, forgotten.** The phone and the address of each ``ResultEvent``
+  older than ``RESULT_EVENTS_KEEP_DAYS`` (400) are blanked, at most once an hour
+  (``result_events_expire``); the step itself, its player or account and its time stay with the match.
 
 So every result reaches the standings within ``STANDINGS_STALE_SECONDS + SWEEP_SECONDS`` (plus one
 recompute) once the fault is over, and no pairing blocks a tournament longer than its lease.
@@ -43,7 +46,7 @@ from django.db.models import Min, Q
 from django.utils import timezone
 
 from tournaments import queue
-from tournaments.models import StandingsChange, TaskRecord, Tournament
+from tournaments.models import ResultEvent, StandingsChange, TaskRecord, Tournament
 from tournaments.services.confirmation import results_auto_confirm
 
 logger = logging.getLogger(__name__)
@@ -163,12 +166,37 @@ def clocks_sweep() -> int:
     return sum(round_time_up(round_id=pk) for pk in rounds)
 
 
+#: How often the sweep looks for result steps to forget (seconds): their age is counted in days.
+RESULT_EVENTS_EVERY = 3600
+RESULT_EVENTS_KEY = "sweep:result-events"
+
+
+def result_events_expire(*, now=None, force: bool = False) -> int:
+    """Blank the phone and the address of the result steps older than ``RESULT_EVENTS_KEEP_DAYS`` (none when it is
+    0); how many. At most once every ``RESULT_EVENTS_EVERY`` seconds unless ``force`` (a flag in the cache)."""
+    days = int(getattr(settings, "RESULT_EVENTS_KEEP_DAYS", 400))
+    if days <= 0:
+        return 0
+    if not force:
+        try:
+            if not cache.add(RESULT_EVENTS_KEY, 1, timeout=RESULT_EVENTS_EVERY):
+                return 0
+        except Exception:  # the cache is down: the update finds nothing most times, and costs one indexed query
+            logger.exception("sweep: the cache is unavailable for the result steps")
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    count = (ResultEvent.objects.filter(at__lt=cutoff).filter(~Q(device="") | Q(address__isnull=False))
+             .update(device="", address=None))
+    if count:
+        logger.info("sweep: the phone and address of %s result step(s) older than %s days forgotten", count, days)
+    return count
+
+
 def sweep_run() -> dict:
     """One pass of the sweep; each part on its own, so one failing does not stop the others."""
     report = {}
     for name, part in (("tasks_failed", task_records_expire), ("tasks_requeued", task_records_requeue),
                        ("standings", standings_sweep), ("clocks", clocks_sweep),
-                       ("results_confirmed", results_auto_confirm)):
+                       ("results_confirmed", results_auto_confirm), ("result_steps", result_events_expire)):
         try:
             report[name] = part()
         except Exception:

@@ -36,12 +36,20 @@ def _context(tournament: Tournament) -> dict:
             "poll": POLL_SECONDS, "confirming": confirmation.confirming(tournament)}
 
 
+def _with_lock(request, ctx: dict) -> dict:
+    """The context with the tablet's desk mode (``desk_lock``: the PIN is asked on every decision)."""
+    from .desk_lock import lock_of
+
+    return {**ctx, "desk_locked": lock_of(request) is not None}
+
+
 @login_required
 @never_cache
 @require_GET
 def desk(request, slug):
     """The desk's page."""
-    return render(request, "web/workspace/desk/desk.html", _context(_directed_or_404(request.user, slug)))
+    return render(request, "web/workspace/desk/desk.html",
+                  _with_lock(request, _context(_directed_or_404(request.user, slug))))
 
 
 @login_required
@@ -49,15 +57,22 @@ def desk(request, slug):
 @require_GET
 def desk_rows(request, slug):
     """The desk's list alone, for the page's poll."""
-    return render(request, "web/workspace/desk/_rows.html", _context(_directed_or_404(request.user, slug)))
+    return render(request, "web/workspace/desk/_rows.html",
+                  _with_lock(request, _context(_directed_or_404(request.user, slug))))
 
 
 @login_required
 @require_POST
 def desk_decide(request, slug, match_id):
     """Settle a result (final) or confirm it on paper, with the director's reason."""
+    from .desk_lock import pin_check
+
     tournament = _directed_or_404(request.user, slug)
     action, reason = request.POST.get("action", ""), request.POST.get("reason", "")
+    refused = pin_check(request, request.POST.get("pin", ""))  # in desk mode, the PIN (else nothing asked)
+    if refused:
+        messages.error(request, refused)
+        return redirect("ws:desk", tournament.slug)
     with confirmation.acting(address=request.META.get("REMOTE_ADDR")):
         try:
             if action == "paper":

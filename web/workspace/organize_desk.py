@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments import access
 from tournaments.models import DirectorAction, Entry, Match, Tournament
 from tournaments.services.desk import desk_action_revert, desk_action_take
+from tournaments.services.desk_preview import desk_action_preview
 from tournaments.services.errors import ServiceError
 
 from .organize_common import login_url, refusal
@@ -36,7 +37,9 @@ FIELDS = {
 def kind_names() -> dict[str, str]:
     return {"forfeit": _("Forfeit"), "withdrawal": _("Withdrawal mid-match"), "adjusted": _("Adjusted result"),
             "penalty": _("Penalty of game points"), "decision": _("Drawn knockout decided"),
-            "withdrawal_event": _("Withdrawal from the event"), "deduction": _("Deduction from the standings")}
+            "withdrawal_event": _("Withdrawal from the event"), "deduction": _("Deduction from the standings"),
+            "clock_reopened": _("Round reopened after its clock was ended early"),
+            "clock_kept": _("Round kept as the clock's early end left it")}
 
 
 def _directs(view):
@@ -60,7 +63,7 @@ KEPT = ("match", "entry", "reason", "absent", "side", "games_won_ns", "games_won
         "winner", "points", "metric", "amount")
 
 
-def _page(request, tournament, *, error=None, kind=None, status=200):
+def _page(request, tournament, *, error=None, kind=None, status=200, preview=None):
     matches = list(Match.objects.filter(round__tournament=tournament).exclude(ns__isnull=False, ew__isnull=True)
                    .select_related("round", "ns", "ew").order_by("round__stage__number", "round__number", "table"))
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team", "player")
@@ -72,7 +75,8 @@ def _page(request, tournament, *, error=None, kind=None, status=200):
     return render(request, "web/workspace/organize/desk.html", {
         "tournament": tournament, "tab": "actions", "matches": matches, "entries": entries,
         "actions": [{"action": a, "kind": names.get(a.kind, a.kind), "params": _shown(a)} for a in actions],
-        "kinds": names, "error": error, "error_kind": kind,
+        "kinds": names, "error": error, "error_kind": kind, "preview": preview,
+        "preview_kind": names.get(kind, kind) if preview is not None else "",
         "keep": {f: (request.POST.get(f, "") if kind else "") for f in KEPT},
         "knockout": tournament.format == tournament.Format.KNOCKOUT,
         "award": {"remaining": _("the remaining games go to the opponents at the target"),
@@ -97,6 +101,8 @@ def _shown(action: DirectorAction) -> str:
                                                           "side": sides.get(p.get("side"), "?")}
     if action.kind == "decision":
         return _("won by %(side)s") % {"side": sides.get(p.get("winner"), "?")}
+    if action.kind in ("clock_reopened", "clock_kept"):
+        return _("round %(round)s, %(seconds)s s left") % {"round": p.get("round"), "seconds": p.get("seconds")}
     if action.kind == "deduction":
         metric = _("match points") if p.get("metric") == "match_points" else _("game points")
         return _("%(amount)s %(metric)s off") % {"amount": p.get("amount"), "metric": metric}
@@ -126,7 +132,8 @@ def _params(kind: str, post) -> dict:
 @require_POST
 @_directs
 def desk_take(request, tournament):
-    """Take one action; a refusal is shown above the forms, the page answering 400."""
+    """Take one action, or with ``preview`` show what it would do to the standings (nothing saved, the form kept
+    as sent); a refusal is shown above the forms, the page answering 400."""
     kind = request.POST.get("kind", "")
     if kind not in FIELDS:
         raise Http404
@@ -135,6 +142,13 @@ def desk_take(request, tournament):
         match = get_object_or_404(Match, pk=request.POST.get("match") or 0, round__tournament=tournament)
     else:
         entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0, tournament=tournament)
+    if request.POST.get("preview"):
+        try:
+            found = desk_action_preview(tournament=tournament, kind=kind, reason=request.POST.get("reason", ""),
+                                        user=request.user, match=match, entry=entry, params=_params(kind, request.POST))
+        except ServiceError as exc:
+            return _page(request, tournament, error=refusal(exc.code, params=exc.params), kind=kind, status=400)
+        return _page(request, tournament, kind=kind, preview=found)
     try:
         outcome = desk_action_take(tournament=tournament, kind=kind, reason=request.POST.get("reason", ""),
                                    user=request.user, match=match, entry=entry, params=_params(kind, request.POST))

@@ -174,6 +174,14 @@ def round_clock_view(request, tournament, number):
         elif action == "end":
             clock_services.round_clock_end(round=rnd, user=request.user)
             done = _("The round's time is up.")
+        elif action == "reopen":
+            kept = clock_services.round_clock_reopen(round=rnd, user=request.user,
+                                                     reason=request.POST.get("reason", ""))
+            done = _("The clock runs again; tables reopened: %(tables)s.") % {
+                "tables": ", ".join(map(str, kept.params["tables"])) or "—"}
+        elif action == "keep":
+            clock_services.round_clock_keep(round=rnd, user=request.user, reason=request.POST.get("reason", ""))
+            done = _("The results stand as the clock's end left them.")
         else:
             raise BadRequest(f"action: {action[:20]!r} is none of the clock's")
     except ServiceError as exc:

@@ -3,7 +3,7 @@ and the same entry page reached by a table's code, without an account (``table_c
 
 from django.urls import path
 
-from . import desk, entry, table_code
+from . import desk, desk_lock, entry, table_code
 
 urlpatterns = [
     path("sw.js", entry.service_worker, name="entry-sw"),
@@ -28,4 +28,6 @@ urlpatterns = [
     path("t/<slug:slug>/desk/rows/", desk.desk_rows, name="desk-rows"),
     path("t/<slug:slug>/desk/<int:match_id>/decide/", desk.desk_decide, name="desk-decide"),
     path("t/<slug:slug>/desk/codes/", desk.desk_codes, name="desk-codes"),
+    path("t/<slug:slug>/desk/lock/", desk_lock.desk_lock, name="desk-lock"),
+    path("t/<slug:slug>/desk/unlock/", desk_lock.desk_unlock, name="desk-unlock"),
 ]

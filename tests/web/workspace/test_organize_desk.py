@@ -85,3 +85,26 @@ def test_entry_kinds_and_a_stranger_or_scorekeeper_get_a_404(client, client_of, 
         assert take(client, cup, kind="deduction", entry=entry.pk, metric="match_points", amount="1",
                     reason="x").status_code == 404
     assert DirectorAction.objects.count() == 2
+
+
+def test_a_preview_shows_the_rows_that_move_keeps_the_form_and_saves_nothing(client_of, cup):
+    from tournaments.models import Standing, StandingsSnapshot
+    from tournaments.services.standings import standings_recompute
+
+    first, second = Match.objects.filter(round__tournament=cup).order_by("table")
+    standings_recompute(tournament=cup)
+    before = (list(Standing.objects.filter(tournament=cup).order_by("pk").values()),
+              StandingsSnapshot.objects.get(tournament=cup).generation,
+              list(Match.objects.filter(pk=first.pk).values()))
+    answer = take(client_of, cup, kind="forfeit", match=first.pk, absent="ew", reason="", preview="1")
+    page = answer.content.decode()
+    assert answer.status_code == 200 and 'id="desk-preview"' in page and "Preview: Forfeit" in page
+    assert page.count("data-moved=") >= 2 and first.ns.name in page and first.ew.name in page
+    assert "Nothing is saved yet" in page
+    assert f'<option value="{first.pk}" selected>' in page  # the form as sent, ready to record
+    assert not DirectorAction.objects.exists()
+    assert before == (list(Standing.objects.filter(tournament=cup).order_by("pk").values()),
+                      StandingsSnapshot.objects.get(tournament=cup).generation,
+                      list(Match.objects.filter(pk=first.pk).values()))
+    refused = take(client_of, cup, kind="decision", match=first.pk, winner="ns", reason="", preview="1")
+    assert refused.status_code == 400 and 'id="desk-preview"' not in refused.content.decode()

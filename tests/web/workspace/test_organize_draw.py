@@ -156,3 +156,26 @@ def test_a_draw_needs_four_players(client, organizer):
     refused = client.post(reverse("ws:pair", args=[t.slug]), follow=True)
     assert not Round.objects.filter(tournament=t).exists()
     assert "A draw needs at least 4 players; 3 are entered." in refused.content.decode()
+
+
+def test_a_clock_ended_early_is_reopened_or_kept_from_the_round_page(client, event):
+    from tournaments.models import DirectorAction
+
+    seat_round(event, 1)
+    event.__class__.objects.filter(pk=event.pk).update(match_length="timed", minutes=30)
+    clock(client, event, "start", minutes="30")
+    ended = clock(client, event, "end").content.decode()
+    assert 'id="clock-cut"' in ended and "about 30 min left" in ended
+    refused = clock(client, event, "reopen", reason="").content.decode()
+    assert "Give the reason for this action" in refused and not DirectorAction.objects.exists()
+    reopened = clock(client, event, "reopen", reason="wrong round ended").content.decode()
+    assert "The clock runs again" in reopened and 'id="clock-cut"' not in reopened
+    action = DirectorAction.objects.get()
+    assert (action.kind, action.reason, action.round.number) == ("clock_reopened", "wrong round ended", 1)
+    actions = client.get(reverse("ws:actions", args=[event.slug])).content.decode()
+    assert "Round reopened after its clock was ended early" in actions and "wrong round ended" in actions
+    assert reverse("ws:actions-revert", args=[event.slug, action.pk]) not in actions  # not reverted like the others
+    clock(client, event, "end")
+    kept = clock(client, event, "keep", reason="all done").content.decode()
+    assert "The results stand as the clock" in kept
+    assert DirectorAction.objects.filter(kind="clock_kept").count() == 1
