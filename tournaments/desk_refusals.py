@@ -24,7 +24,6 @@ DESK_SENTENCES = {
     "match_finished": _("Table %(table)s is finished: adjust its result instead."),
     "match_not_drawn": _("Table %(table)s has not ended in a draw: there is nothing to decide."),
     "not_knockout": _("Only a drawn match of a knockout is decided by the director."),
-    "desk_individual": _("This action is not available in an individual event yet."),
     "action_reverted": _("This action was reverted already."),
     "clock_not_cut": _("The clock of round %(round)s was not ended early: there is no time to give back."),
     "clock_action_final": _("A decision on a round's clock is not reverted: give the round more time, or end it "
@@ -37,5 +36,5 @@ DESK_CATALOGUE = {
         "action_reverted", "clock_not_cut", "clock_action_final")},
     **{code: ("service", 400) for code in (
         "action_params", "reason_missing", "reason_too_long", "action_target_missing", "match_other_tournament",
-        "entry_other_tournament", "not_knockout", "desk_individual")},
+        "entry_other_tournament", "not_knockout")},
 }
