@@ -65,6 +65,10 @@ ORGANIZER_STATUS = {**TOURNAMENT_STATUS, "draft": _("Draft")}
 ROUND_STATUS = {"paired": _("Paired"), "playing": _("Playing"), "finished": _("Finished")}
 MATCH_STATUS = {"scheduled": _("Not started"), "playing": _("Playing"), "finished": _("Finished")}
 
+#: What decided a match when the director did (``Match.decided_by``), as its table's state line says it.
+MATCH_DECIDED_BY = {"forfeit": _("Forfeit"), "withdrawal": _("Withdrawal mid-match"), "adjusted": _("Adjusted result"),
+                    "decision": _("Drawn knockout decided")}
+
 #: Suit names as each deck names them.
 SUIT_NAMES = {
     "french": {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")},

@@ -141,8 +141,10 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
     return mark_unconfirmed({
         "round": rnd,
         "status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
-        "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status), "game": playing.get(m.pk)}
-                    for m in played],
+        # A match the director decided shows how (a forfeit, a withdrawal...) and no game in play.
+        "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
+                     "game": None if m.decided_by else playing.get(m.pk),
+                     "decided": vocabulary.MATCH_DECIDED_BY.get(m.decided_by)} for m in played],
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
         "total": len(played),

@@ -166,10 +166,11 @@ def round_view(rnd: Round, tournament: Tournament) -> dict:
     tables = []
     for m in round_matches(rnd):
         games = list(m.games.all())
-        game = games[-1] if games and games[-1].status == Game.Status.PLAYING else None
+        game = games[-1] if games and games[-1].status == Game.Status.PLAYING and not m.decided_by else None
         seats = seating["tables"].get(m.pk, {})
         ns, ew = _side(seats, "ns", words), _side(seats, "ew", words)
         tables.append({"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status), "game": game,
+                       "decided": vocabulary.MATCH_DECIDED_BY.get(m.decided_by),
                        "ns": ns, "ew": ew, "ns_name": partnership(ns), "ew_name": partnership(ew),
                        "sides": [("ns", ns, m.games_won_ns, game.total_ns if game else None),
                                  ("ew", ew, m.games_won_ew, game.total_ew if game else None)]})

@@ -223,3 +223,21 @@ def test_an_adjusted_result_over_a_game_in_play_closes_the_game_too():
     with pytest.raises(scoring.RuleViolation):
         hand_enter(match=Match.objects.get(pk=match.pk), data=summary("E", 60))
     assert Match.objects.get(pk=match.pk).games.get(number=1).hands.count() == 1
+
+
+def test_the_public_round_page_says_how_the_director_decided_a_table(client):
+    from django.urls import reverse
+
+    tournament, _ = make_tournament(4, public=True)
+    rnd = round_pair(tournament=tournament)
+    first, second = rnd.matches.order_by("table")
+    desk_action_take(tournament=tournament, match=first, kind="forfeit", reason="Absent", params={"absent": "ew"})
+    play_hands(second, 2, ns=50)  # a game in play, then NS leave
+    desk_action_take(tournament=tournament, match=second, kind="withdrawal", reason="Left",
+                     params={"side": "ns"})
+    html = client.get(reverse("web:round", args=[tournament.slug, 1])).content.decode()
+    assert html.count('class="decided"') == 2
+    assert '<span class="decided">Forfeit</span>' in html and '<span class="decided">Withdrawal mid-match</span>' in html
+    assert "state-game" not in html  # no game in play on a decided table
+    dutch = client.get(reverse("web:round", args=[tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<span class="decided">Forfait</span>' in dutch and "Opgave tijdens de match" in dutch
