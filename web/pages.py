@@ -258,7 +258,18 @@ def board_of(match: Match) -> dict:
             # Where the opponents' confirmation stands (shown only where the tournament asks for it).
             "confirmation": board["result_status"] if match.round.tournament.confirmation == "opponents" else None,
             # The standings count it before the opponents confirm it (marked, with the legend).
-            "counts_unconfirmed": board["result_status"] in WAITING and marks_unconfirmed(match.round.tournament)}
+            "counts_unconfirmed": board["result_status"] in WAITING and marks_unconfirmed(match.round.tournament),
+            **_decided(match, sides)}
+
+
+def _decided(match: Match, sides: dict) -> dict:
+    """How the director decided the match (a forfeit, a withdrawal...) and who was absent, in words (empty: the
+    games did)."""
+    if not match.decided_by:
+        return {"decided": "", "absent": ""}
+    absent = [sides[side]["name"] for side in ("ns", "ew") if match.forfeit in (side, "both") and sides.get(side)]
+    return {"decided": vocabulary.MATCH_DECIDED_BY.get(match.decided_by, match.decided_by),
+            "absent": ", ".join(absent)}
 
 
 def team_page(tournament: Tournament, team_id: int) -> dict:

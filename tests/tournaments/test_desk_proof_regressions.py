@@ -241,3 +241,9 @@ def test_the_public_round_page_says_how_the_director_decided_a_table(client):
     assert "state-game" not in html  # no game in play on a decided table
     dutch = client.get(reverse("web:round", args=[tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert '<span class="decided">Forfait</span>' in dutch and "Opgave tijdens de match" in dutch
+    forfeit = client.get(reverse("web:match", args=[tournament.slug, first.pk])).content.decode()
+    assert '<span class="decided">Forfeit</span>' in forfeit and f"Absent: {first.ew.name}" in forfeit
+    assert "No game was played: the director decided the match." in forfeit and "not started yet" not in forfeit
+    left = client.get(reverse("web:match", args=[tournament.slug, second.pk])).content.decode()
+    assert '<span class="decided">Withdrawal mid-match</span>' in left and "Absent:" not in left
+    assert '<span class="badge">stopped</span>' in left and "Next hand" not in left and "status-playing" not in left
