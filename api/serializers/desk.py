@@ -4,6 +4,8 @@ from rest_framework import serializers
 
 from tournaments.models import DESK_REASON_MAX, DirectorAction
 
+from .rounds import StandingNumbersSerializer
+
 
 class DirectorActionSerializer(serializers.ModelSerializer):
     """An action of the director's desk, with its reason and actor; reverted ones are kept, marked."""
@@ -51,21 +53,12 @@ class DirectorActionPreviewRequestSerializer(DirectorActionCreateSerializer):
                                    help_text="Optional here: nothing is kept.")
 
 
-class PreviewNumbersSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    played = serializers.IntegerField()
-    won = serializers.IntegerField()
-    drawn = serializers.IntegerField()
-    lost = serializers.IntegerField()
-    match_points = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_lost = serializers.IntegerField()
-    points_for = serializers.IntegerField()
-    points_against = serializers.IntegerField()
-    forfeits_won = serializers.IntegerField()
-    forfeits_lost = serializers.IntegerField()
-    withdrawn = serializers.BooleanField()
-    tiebreaks = serializers.DictField()
+class PreviewNumbersSerializer(StandingNumbersSerializer):
+    """A standings row's numbers as a preview computes them: a row's own, without the stage or confirmation marks."""
+
+    unconfirmed = None
+    stage = None
+    stage_rank = None
 
 
 class PreviewRowSerializer(serializers.Serializer):
