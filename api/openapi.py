@@ -383,7 +383,8 @@ DESCRIPTIONS = {
                                "scorekeepers or staff; 409 when the hand was already entered.",
     "v1_matches_confirm_create": "Confirm the match's entered result, as someone of the other side "
                                  "(docs/confirmation.md): name yourself (`player`) with your personal `code`, and "
-                                 "in an individual event the table's `table_code`; or send a player's token. The "
+                                 "the table's `table_code` (every match that has one: an individual event's, a team "
+                                 "event's paired since 2026-11-30); or send a player's token. The "
                                  "phone (`X-Device`) or account that entered the result cannot confirm it (403 "
                                  "`result_own_entry`), nor its side (403 `result_own_side`), another table's player "
                                  "(403 `not_at_this_table`) nor a wrong code (403 `personal_code_wrong`, 429 "

@@ -252,7 +252,7 @@ def clubs_for_tournaments(user) -> QuerySet:
     return managed_clubs(user)
 
 
-# -- entry at the table by its code (individual events) -------------------------------------------------------
+# -- entry at the table by its code (both kinds of event) -------------------------------------------------------
 
 #: How long a table's code keeps working after its match's result (the last change of a finished match).
 TABLE_CODE_AFTER_RESULT = timedelta(minutes=30)
@@ -271,8 +271,8 @@ def table_code_state(match: Match, code: str, now: datetime | None = None) -> st
     The code printed on a table's sheet binds to that one match of that one round: it works from the round's
     publication (its draw: a redraw makes new matches, with new codes, and the old sheet's codes bind to
     nothing) until ``TABLE_CODE_AFTER_RESULT`` after the match's result (a correction then moves the result's
-    time, as it is a result again). ``unknown``: not this match's code (or the match has none, a team event's);
-    ``expired``: the match's result is older than that; ``valid`` otherwise.
+    time, as it is a result again). ``unknown``: not this match's code (or the match has none: made before
+    team matches got codes); ``expired``: the match's result is older than that; ``valid`` otherwise.
     """
     code = table_code_clean(code)
     if not code or not match.table_code or code != match.table_code or match.round.published_at is None:

@@ -124,10 +124,25 @@ def _game_facts(tournament) -> dict:
             "turned": variant.trump_mode == "turned"}
 
 
-def _sheet(request, tournament, match: Match) -> dict:
+def _sheet(request, tournament, match: Match, show_codes: bool = False, personal: dict | None = None) -> dict:
+    """A team match's sheet: its table code for the event's organizers and scorekeepers (``show_codes``), each
+    player's personal code for its directors (``personal``, see ``_personal_codes``)."""
     url = request.build_absolute_uri(reverse("web:match", args=[tournament.slug, match.pk]))
-    sides = [(*vocabulary.SIDES["ns"], match.ns), (*vocabulary.SIDES["ew"], match.ew)]
-    return {"match": match, "url": url, "qr": _qr_svg(url), "sides": sides}
+    personal = personal or {}
+    sides = [(*vocabulary.SIDES[key], team, [personal.get(p.pk, "") for p in (team.player_1, team.player_2) if p])
+             for key, team in (("ns", match.ns), ("ew", match.ew))]
+    return {"match": match, "url": url, "qr": _qr_svg(url), "sides": sides,
+            "code": match.table_code if show_codes else ""}
+
+
+def _team_sheets(request, tournament, matches: list[Match]) -> dict:
+    """The sheets of a team event's matches and what they print: codes only for those who may see them."""
+    show_codes = access.can_keep_score(request.user, tournament.pk)
+    personal = _personal_codes(request, tournament, [p.pk for m in matches for t in (m.ns, m.ew) if t is not None
+                                                     for p in (t.player_1, t.player_2) if p is not None])
+    return {"sheets": [_sheet(request, tournament, m, show_codes, personal) for m in matches],
+            "show_codes": show_codes, "show_personal": bool(personal),
+            "door_url": request.build_absolute_uri(reverse("ws:table-code", args=[tournament.slug]))}
 
 
 def _qr_svg(url: str) -> str:
@@ -143,7 +158,7 @@ def _sheets_context(request, slug: str, number: int) -> dict:
     if tournament.is_individual:
         return _individual_sheets_context(request, tournament, rnd)
     return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament),
-            "sheets": [_sheet(request, tournament, m) for m in _sheet_matches(rnd)],
+            **_team_sheets(request, tournament, _sheet_matches(rnd)),
             "pdf_url": reverse("web:round-sheets-pdf", args=[slug, number]),
             "back_url": _reverse("web:round", slug, number)}
 
@@ -171,7 +186,7 @@ def _match_sheet_context(request, slug: str, match_id: int) -> dict:
         return {**ctx, "table": match.table, "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
                 "back_url": _reverse("web:match", slug, match_id)}
     return {"table": match.table, "tournament": tournament, "round": match.round, "game": _game_facts(tournament),
-            "sheets": [_sheet(request, tournament, match)],
+            **_team_sheets(request, tournament, [match]),
             "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
             "back_url": _reverse("web:match", slug, match_id)}
 

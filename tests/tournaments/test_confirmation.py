@@ -290,6 +290,7 @@ def test_a_knockout_winner_goes_on_once_confirmed():
         finish(m)
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     for m in matches:
-        result_confirm(match_id=m.pk, player_id=m.ew.player_1_id, code=codes[m.ew.player_1_id])
+        result_confirm(match_id=m.pk, player_id=m.ew.player_1_id, code=codes[m.ew.player_1_id],
+                       table_code=m.table_code)  # a team match's code binds the request as an individual one's
     final = Round.objects.get(tournament=tournament, number=2).matches.get()
     assert {final.ns_id, final.ew_id} <= {t.pk for t in teams}

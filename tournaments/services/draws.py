@@ -19,10 +19,8 @@ from tournaments.models import Entry, KeptApart, Match, Player, Round, RoundDraw
 from tournaments.pairing import individual
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.knockout import tournament_locked
+from tournaments.services.table_codes import new_table_codes
 
-#: The letters of a table code: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that a phone's keyboard or a bad print confuses.
-CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
-CODE_LENGTH = 6
 
 
 def _refuse_team_event(tournament: Tournament) -> None:
@@ -232,13 +230,6 @@ def _draw(inputs: individual.DrawInputs) -> individual.DrawResult:
         raise ServiceError(exc.code, "round", exc.params) from exc
 
 
-def _table_codes(count: int) -> list[str]:
-    codes: set[str] = set()
-    while len(codes) < count:
-        codes.add("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
-    return sorted(codes, key=lambda _: secrets.randbelow(1 << 30))
-
-
 def _save_draw(rnd: Round, inputs: individual.DrawInputs, result: individual.DrawResult, changes: dict,
                user) -> None:
     """Create the round's matches and seats from a draw's result (less the tables of players who left, whose
@@ -248,7 +239,7 @@ def _save_draw(rnd: Round, inputs: individual.DrawInputs, result: individual.Dra
     played = [t for t in result.tables if not left & set(t.seats.values())]
     out = sorted({*result.sitting_out, *changes.get("waiting", ()),
                   *(n for t in result.tables if left & set(t.seats.values()) for n in t.seats.values())} - left)
-    codes = _table_codes(len(played))
+    codes = new_table_codes(len(played))
     matches = Match.objects.bulk_create(
         [Match(round=rnd, table=t.table, table_code=code) for t, code in zip(played, codes)])
     seats = [RoundSeat(round=rnd, match=m, player_id=player_of[number], seat=seat)

@@ -14,6 +14,7 @@ from tournaments.pairing import knockout
 from tournaments.pairing.types import reasons_kept
 from tournaments.stages import third_place_pairing
 from tournaments.selectors import confirmation
+from tournaments.services.table_codes import new_table_codes
 
 
 def tournament_locked(tournament: Tournament) -> Tournament:
@@ -91,6 +92,7 @@ def _put(nxt: Round, table: int, pairing) -> Match:
         existing.ns_id, existing.ew_id = pairing.ns, pairing.ew
         existing.save()
         return existing
-    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, why=reasons_kept(pairing.why))
+    created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, why=reasons_kept(pairing.why),
+                    table_code=new_table_codes(1)[0])
     created.save()
     return created

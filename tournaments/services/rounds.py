@@ -50,6 +50,7 @@ from tournaments.services.standings import (
     standings_recompute_schedule,
     tournament_metrics,
 )
+from tournaments.services.table_codes import new_table_codes
 
 
 class PairingImpossible(ServiceError):
@@ -112,8 +113,8 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
 def _save_round(tournament: Tournament, stage, number: int, pairings: list[Pairing]) -> Round:
     """Create the stage's round, its matches and their round slots in bulk (byes are finished at once)."""
     rnd = Round.objects.create(tournament=tournament, stage=stage, number=number)
-    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, why=reasons_kept(p.why))
-               for p in pairings]
+    matches = [Match(round=rnd, table=p.table, ns_id=p.ns, ew_id=p.ew, why=reasons_kept(p.why), table_code=code)
+               for p, code in zip(pairings, new_table_codes(len(pairings)))]
     for match in matches:
         match_result_apply(match, [])  # a bye is finished at once
     matches = Match.objects.bulk_create(matches, batch_size=1000)

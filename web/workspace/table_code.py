@@ -128,7 +128,8 @@ def _busy(message: str, seconds: int) -> CodeRefused:
 
 
 def _tournament_or_404(slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug, entry="individual")
+    """Both kinds of event: an individual event's tables and a team event's matches have codes alike."""
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
 
 
 def _held(request, tournament: Tournament) -> list[dict]:

@@ -59,10 +59,11 @@ def test_the_code_page_asks_for_the_code_of_a_table(client, event):
     assert event.name not in page.content.decode()  # a private event's name is not shown to anyone with the link
 
 
-def test_a_team_event_has_no_code_page(client):
+def test_a_team_event_has_a_code_page_too(client):
     from tests.factories import TournamentFactory
 
-    assert client.get(code_url(TournamentFactory(slug="ploegen"))).status_code == 404
+    page = client.get(code_url(TournamentFactory(slug="ploegen")))
+    assert page.status_code == 200 and "The code on your table's score sheet" in page.content.decode()
 
 
 def test_a_valid_code_opens_its_table_with_the_players_by_seat(client, event):
