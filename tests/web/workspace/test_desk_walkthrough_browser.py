@@ -94,15 +94,17 @@ def test_four_tables_confirmed_disputed_forfeited_and_withdrawn_agree_everywhere
     phone.goto(f"{server.url}/t/{t.slug}/matches/{one.pk}/")
     shoot(phone, "walk-public-match-entered")
     ew1, ew2 = one.ew.player_1_id, two.ew.player_2_id
-    answer = phone_post(phone, server, f"/api/v1/matches/{one.pk}/confirm/", {"player": ew1, "code": codes[ew1]},
-                        "phone-ew-1")
+    # The table's code binds the phone to the match (on the score sheet), the personal code names the player.
+    answer = phone_post(phone, server, f"/api/v1/matches/{one.pk}/confirm/",
+                        {"player": ew1, "code": codes[ew1], "table_code": one.table_code}, "phone-ew-1")
     assert answer.status == 200, answer.text()
     assert answer.json()["result_status"] == "confirmed"
     answer = phone_post(phone, server, f"/api/v1/matches/{two.pk}/dispute/",
-                        {"player": ew2, "code": codes[ew2], "reason": "Hand 3 was ours, 40-20."}, "phone-ew-2")
+                        {"player": ew2, "code": codes[ew2], "reason": "Hand 3 was ours, 40-20.",
+                         "table_code": two.table_code}, "phone-ew-2")
     assert answer.status == 200 and answer.json()["result_status"] == "disputed", answer.text()
-    answer = phone_post(phone, server, f"/api/v1/matches/{one.pk}/confirm/", {"player": ew1, "code": codes[ew1]},
-                        "phone-ew-1")
+    answer = phone_post(phone, server, f"/api/v1/matches/{one.pk}/confirm/",
+                        {"player": ew1, "code": codes[ew1], "table_code": one.table_code}, "phone-ew-1")
     assert answer.status == 409  # confirmed already: nothing more to confirm
 
     # The director: the desk shows the dispute; settled with a reason.
