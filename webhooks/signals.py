@@ -24,7 +24,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from tournaments import commit_cache, queue, versions
-from tournaments.models import DirectorAction, Hand, ResultEvent, Round, StandingsSnapshot
+from tournaments.models import DirectorAction, Hand, Match, ResultEvent, Round, StandingsSnapshot
 
 from . import push
 from tournaments.services.stages import stage_changed
@@ -133,10 +133,9 @@ RESULT_EVENTS = {"confirmed": "result.confirmed", "paper": "result.confirmed", "
 
 def _result_tournament_id(step) -> int | None:
     """The step's tournament from the match and round the confirmation services loaded, or None (no query)."""
-    try:
-        return step._state.fields_cache["match"]._state.fields_cache["round"].tournament_id
-    except (KeyError, AttributeError):
-        return None
+    if ResultEvent.match.is_cached(step) and Match.round.is_cached(step.match):
+        return step.match.round.tournament_id
+    return None
 
 
 @receiver(post_save, sender=ResultEvent, dispatch_uid="webhooks.result_step_saved")

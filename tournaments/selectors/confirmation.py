@@ -49,12 +49,17 @@ def marks_unconfirmed(tournament: Tournament) -> bool:
     return confirming(tournament) and tournament.unconfirmed == Tournament.Unconfirmed.COUNT
 
 
+def _counted_waiting(tournament: Tournament):
+    """The tournament's finished matches whose result is ``entered`` or ``disputed`` (a queryset)."""
+    return Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED, result_status__in=WAITING)
+
+
 def unconfirmed_matches(tournament: Tournament, round_id: int | None = None) -> list[int]:
     """The ids of the finished matches (of one round, or all) the standings count while they are ``entered`` or
     ``disputed``; empty when the tournament waits for confirmation or asks for none. One query."""
     if not marks_unconfirmed(tournament):
         return []
-    qs = Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED, result_status__in=WAITING)
+    qs = _counted_waiting(tournament)
     if round_id is not None:
         qs = qs.filter(round_id=round_id)
     return list(qs.values_list("pk", flat=True))
@@ -70,8 +75,7 @@ def unconfirmed_counts(tournament: Tournament) -> dict[int, int] | None:
 
     if not marks_unconfirmed(tournament):
         return None
-    waiting = Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED,
-                                   result_status__in=WAITING)
+    waiting = _counted_waiting(tournament)
     if tournament.is_individual:
         return dict(Counter(RoundSeat.objects.filter(match__in=waiting).values_list("player_id", flat=True)))
     found = Counter()
