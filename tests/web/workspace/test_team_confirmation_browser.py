@@ -4,17 +4,16 @@ other team with their personal code and confirms; the entering phone shows it co
 (screenshots in $SCREENSHOT_DIR when set)."""
 
 import pytest
-from django.core import signing
 
 from tests.factories import EntryFactory, TournamentFactory
 from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
 from tests.web.conftest import belgian_hand
+from tests.web.workspace.test_confirmation_browser import phone
 from tests.web.workspace.test_organize_browser import shoot
 from tournaments.models import Match, Tournament
 from tournaments.services.confirmation import acting, personal_codes
 from tournaments.services.hands import hand_enter
 from tournaments.services.rounds import round_pair
-from web.workspace import table_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,20 +30,6 @@ def hall(settings):
     with AsgiServer() as server:
         yield server, Tournament.objects.get(pk=t.pk)
     db_settings["CONN_MAX_AGE"] = max_age
-
-
-def phone(browser, server, tournament, code, width=390):  # noqa: F811
-    """A phone that opened its table by the code; and its id (the signed cookie's value)."""
-    context = browser.new_context(viewport={"width": width, "height": 844}, locale="en")
-    page = context.new_page()
-    page.goto(f"{server.url}/my/t/{tournament.slug}/table/")
-    page.fill("#table-code", code)
-    page.click(".code-form button")
-    page.wait_for_load_state()
-    cookie = next(c for c in context.cookies() if c["name"] == table_code.DEVICE_COOKIE)["value"]
-    device = signing.get_cookie_signer(salt=signing._cookie_signer_salt(
-        table_code.DEVICE_COOKIE, table_code.DEVICE_SALT)).unsign(cookie.strip('"'))
-    return context, page, device
 
 
 def test_the_other_team_confirms_a_team_match_on_its_own_phone(browser, hall):  # noqa: F811
