@@ -6,8 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tests.factories import EntryFactory, MatchFactory, RoundFactory, TournamentFactory, UserFactory
-from tests.web.workspace.test_desk import finish
+from tests.web.workspace.test_desk import event, finish  # noqa: F401 (fixture)
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -21,20 +20,7 @@ def _fresh_counts():
 
 
 @pytest.fixture
-def event():
-    tournament = TournamentFactory(best_of=1, confirmation="opponents", public=False)
-    rnd = RoundFactory(tournament=tournament, number=1)
-    matches = [MatchFactory(round=rnd, table=t) for t in (1, 2)]
-    for m in matches:
-        EntryFactory(tournament=tournament, team=m.ns)
-        EntryFactory(tournament=tournament, team=m.ew)
-    director = UserFactory()
-    tournament.directors.add(director)
-    return tournament, matches, director
-
-
-@pytest.fixture
-def tablet(client, event):
+def tablet(client, event):  # noqa: F811 (the fixture)
     tournament, matches, director = event
     client.force_login(director)
     answer = client.post(reverse("ws:desk-lock", args=[tournament.slug]), {"pin": "2468", "pin_again": "2468"})
@@ -42,7 +28,7 @@ def tablet(client, event):
     return client, tournament, matches
 
 
-def test_setting_a_pin_needs_it_twice_and_digits(client, event):
+def test_setting_a_pin_needs_it_twice_and_digits(client, event):  # noqa: F811
     tournament, _matches, director = event
     client.force_login(director)
     url = reverse("ws:desk-lock", args=[tournament.slug])
