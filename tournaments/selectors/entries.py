@@ -37,8 +37,9 @@ def tournament_forbidden_pairs(*, tournament: Tournament) -> QuerySet:
 
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet:
-    """Return a tournament's rounds with how many matches each has and how many are finished (byes included)."""
-    return (Round.objects.filter(tournament=tournament).order_by("number")
+    """Return a tournament's rounds, stage by stage (round numbers count per stage), each with its stage, how many
+    matches it has and how many are finished (byes included)."""
+    return (Round.objects.filter(tournament=tournament).select_related("stage").order_by("stage__number", "number")
             .annotate(tables=Count("matches"),
                       finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED))))
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.models import Entry, TaskRecord, Tournament
+from tournaments.models import Entry, Round, Stage, TaskRecord, Tournament
 from tournaments.selectors.entries import tournament_rounds
 from tournaments.selectors.standings import task_status
 from tournaments.services.errors import ServiceError
@@ -22,9 +22,10 @@ from tournaments.services.rounds import round_pair_request
 from tournaments.services.tournaments import tournament_update
 from tournaments import vocabulary
 
-from .. import pages
+from .. import pages, pages_stages
 from . import event_words
-from .organize_common import organizer_view, refusal
+from .organize_common import organizer_view, refusal, round_url
+from .organize_next import pair_label, stage_step
 
 #: The status changes the dashboard offers: (from, to).
 STATUS_MOVES = {("draft", "running"), ("running", "finished"), ("finished", "running")}
@@ -46,23 +47,34 @@ def dashboard(request, tournament):
     entries = list(Entry.objects.filter(tournament=tournament).exclude(reserve=True).values_list("withdrawn",
                                                                                              flat=True))
     rounds = list(tournament_rounds(tournament=tournament))
-    last = rounds[-1] if rounds else None
+    # The running stage's rounds lead: its last round, the next one's number, whether it is played out.
+    step = stage_step(tournament, rounds)
+    last = step.last
+    stage = step.stage
+    fmt = stage.format if stage else tournament.format
     unfinished = (last.tables - last.finished) if last else 0
+    stage_over = step.played and step.next_stage is not None and step.next_stage.status == Stage.Status.PENDING
     return render(request, "web/workspace/organize/dashboard.html", {
         "tournament": tournament, "facts": pages.tournament_facts(tournament), "tab": "dashboard",
         "active": entries.count(False), "withdrawn": entries.count(True),
         "rounds": [{"round": r, "status": vocabulary.ROUND_STATUS.get(r.status, r.status)} for r in rounds],
-        "last": last, "next_number": (last.number + 1) if last else 1,
+        "step": step, "stage_over": stage_over,
+        "stage_format": pages_stages.format_name(fmt) if stage else "",
+        "stage_status": pages_stages.STAGE_STATUS.get(stage.status, "") if stage else "",
+        "last": last, "next_number": step.next_number,
+        "pair_stage": stage.number if stage and stage.number > 1 else None,
+        "pair_label": pair_label(tournament, stage, step.next_number),
         "last_unfinished": unfinished > 0, "unfinished": unfinished,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
         "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
-        "all_paired": bool(last and (tournament.format == Tournament.Format.SWISS or tournament.is_individual)
-                           and last.number >= tournament.rounds),
+        "all_paired": not stage_over and bool(
+            (last and fmt in (Tournament.Format.SWISS, Tournament.Format.TABLES) and last.number >= stage.rounds)
+            or (step.played and step.next_stage is None)),
         "under_way": _pairing_under_way(tournament),
         # As round_pair_request refuses (too_few_teams): a first round, or a Swiss round, needs two active teams;
         # (too_few_players) a draw needs four players.
         "needs_teams": (entries.count(False) < 4 if tournament.is_individual else
-                        entries.count(False) < 2 and (last is None or tournament.format == Tournament.Format.SWISS)),
+                        entries.count(False) < 2 and (last is None or fmt == Tournament.Format.SWISS)),
         "match_length": event_words.match_length(tournament) if tournament.is_individual else None,
         "moves": [to for (frm, to) in sorted(STATUS_MOVES) if frm == tournament.status],
     })
@@ -96,12 +108,14 @@ def set_status(request, tournament):
 
 
 def _can_force(tournament: Tournament) -> bool:
-    """Tell whether pairing before the last round is finished means anything: not in a knockout.
+    """Tell whether pairing before the last round is finished means anything: not in a knockout (the running
+    stage's format).
 
     A knockout's next round is filled in by the matches that finish (``knockout_advance``); forcing it pairs
     nothing more.
     """
-    return tournament.format != Tournament.Format.KNOCKOUT
+    stage = Stage.objects.filter(tournament=tournament, status=Stage.Status.RUNNING).order_by("number").first()
+    return (stage.format if stage else tournament.format) != Tournament.Format.KNOCKOUT
 
 
 @require_POST
@@ -131,6 +145,13 @@ def _task_or_404(tournament: Tournament, task_id) -> dict:
     return info
 
 
+def _round_url(tournament: Tournament, result: dict) -> str:
+    """The workspace page of the round a pairing made (its stage's: round numbers count per stage)."""
+    rnd = Round.objects.select_related("stage").filter(pk=result.get("round_id"), tournament=tournament).first()
+    return (round_url("ws:round", tournament, rnd) if rnd is not None
+            else reverse("ws:round", args=[tournament.slug, result["round"]]))
+
+
 def _task_view(tournament: Tournament, info: dict) -> dict:
     """The task in the words and links the page and its JSON both show."""
     done = info["status"] == TaskRecord.Status.SUCCEEDED
@@ -148,7 +169,7 @@ def _task_view(tournament: Tournament, info: dict) -> dict:
                    "failed": _("The pairing was refused.")}).get(info["status"], info["status"]),
         "stage": stage,
         "round": number,
-        "round_url": reverse("ws:round", args=[tournament.slug, number]) if number else None,
+        "round_url": _round_url(tournament, info["result"] or {}) if number else None,
         "error": (refusal(error.get("code", "error"), teams=error.get("teams"), params=error.get("params"))
                   if error else None),
     }

@@ -7,10 +7,15 @@ import functools
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.urls import NoReverseMatch, reverse
 
 from tournaments import refusals
-from tournaments.models import Team
+from tournaments.models import Round, Team
+
+from web.templatetags.web_rounds import round_name
+from web.templatetags.ws_rounds import stage_query
 
 from .common import organized_tournament_or_404
 
@@ -46,3 +51,27 @@ def organizer_view(view):
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
+
+
+def round_of(request, tournament, number: int, rounds=None) -> Round:
+    """Round ``number`` of the stage ``?stage=`` names in the URL (a form's too), stage 1's without it: round numbers
+    count per stage (a 404 for a stage or round that is not there)."""
+    stage = request.GET.get("stage", "1")
+    if not stage.isdigit():
+        raise Http404
+    rounds = Round.objects.all() if rounds is None else rounds
+    return get_object_or_404(rounds.select_related("stage"), tournament=tournament, stage__number=int(stage),
+                             number=number)
+
+
+def round_url(name: str, tournament, rnd: Round, fragment: str = "") -> str:
+    """A workspace URL of the round (``ws:round``, ``ws:round-clock``...), its stage in the query for a later stage."""
+    return reverse(name, args=[tournament.slug, rnd.number]) + stage_query(rnd) + fragment
+
+
+def round_picker(tournament, current: Round) -> list[dict]:
+    """The event's rounds for the round page's picker, stage by stage: each one's name ("Stage 2, round 1" in a
+    later stage), link, whether it is the page's and whether it is published (marked if not)."""
+    rounds = Round.objects.filter(tournament=tournament).select_related("stage").order_by("stage__number", "number")
+    return [{"number": r.number, "name": round_name(r), "url": round_url("ws:round", tournament, r),
+             "current": r.pk == current.pk, "published": r.published_at is not None} for r in rounds]

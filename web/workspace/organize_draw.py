@@ -12,14 +12,14 @@ from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.db.models import Count
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import vocabulary
-from tournaments.models import Entry, Match, Round, RoundSeat
+from tournaments.models import Entry, Match, Round, RoundSeat, Stage
 from tournaments.selectors.clock import NOT_STARTED, OVER, PAUSED, RUNNING, round_clock
 from tournaments.services import clock as clock_services
 from tournaments.services.draws import round_redraw
@@ -27,7 +27,10 @@ from tournaments.services.errors import ServiceError
 
 from . import event_words
 from .entry_logic import pair_name
-from .organize_common import organizer_view, refusal
+from web.templatetags.web_rounds import round_name
+
+from .organize_common import organizer_view, refusal, round_of, round_picker, round_url
+from .organize_next import is_stage_last, pair_label
 
 #: The "+N minutes" the clock offers by default.
 EXTEND_DEFAULT = 5
@@ -111,50 +114,51 @@ def round_page(request, tournament, rnd: Round, *, error: str | None = None, sta
     tables, out = _tables(rnd)
     draws = list(rnd.draws.select_related("drawn_by").order_by("created_at", "id"))
     in_use = next((d for d in reversed(draws) if d.seed == rnd.seed), None)
-    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    # The last round of the round's own stage (round numbers count per stage).
+    last = Round.objects.filter(tournament=tournament, stage_id=rnd.stage_id).order_by("-number").first()
     started = any(t["started"] for t in tables)
+    last_finished = last is not None and not Match.objects.filter(round=last).exclude(
+        status=Match.Status.FINISHED).exists()
     return render(request, "web/workspace/organize/round_individual.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd, "tables": tables, "sitting_out": out,
         "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
-        "rounds": [{"number": number, "published": at is not None} for number, at in Round.objects.filter(
-            tournament=tournament).order_by("number").values_list("number", "published_at")],
+        "rounds": round_picker(tournament, rnd), "round_name": round_name(rnd),
         "draws": draws, "in_use": in_use, "report": _report(in_use.result if in_use else {}),
         "can_redraw": last is not None and last.pk == rnd.pk and not started,
-        "draw_json": DRAW_JSON.format(id=tournament.pk, number=rnd.number),
+        # The API's default stage is the running one: the round's own named.
+        "draw_json": DRAW_JSON.format(id=tournament.pk, number=rnd.number) + f"?stage={rnd.stage.number}",
         "clock": clock_view(rnd), "extend_default": EXTEND_DEFAULT,
-        "clock_url": reverse("ws:round-clock-state", args=[tournament.slug, rnd.number]),
+        "clock_url": round_url("ws:round-clock-state", tournament, rnd),
         "code_url": request.build_absolute_uri(reverse("ws:table-code", args=[tournament.slug])),
         "match_length": event_words.match_length(tournament),
         "is_last": last is not None and last.pk == rnd.pk,
-        "last_finished": last is not None and not Match.objects.filter(round=last).exclude(
-            status=Match.Status.FINISHED).exists(),
+        "last_finished": last_finished,
+        "stage_played": last_finished and is_stage_last(tournament, rnd.stage, last),
+        "pair_label": pair_label(tournament, rnd.stage, rnd.number + 1),
+        "stage_count": Stage.objects.filter(tournament=tournament).count(),
         "error": error,
     }, status=status)
-
-
-def _round_or_404(tournament, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
 
 
 @require_POST
 @organizer_view
 def round_redraw_view(request, tournament, number):
     """Draw the round again with a new seed (before it is played); the earlier draws stay, each with its seed."""
-    rnd = _round_or_404(tournament, number)
+    rnd = round_of(request, tournament, number, Round.objects.select_related("tournament"))
     try:
         rnd = round_redraw(round=rnd, user=request.user)
     except ServiceError as exc:
         return round_page(request, tournament, rnd, error=refusal(exc.code, params=exc.params), status=400)
     messages.success(request, _("Round %(n)s is drawn again, with the seed %(seed)s. Print its score sheets "
                                 "again: the table codes are new.") % {"n": rnd.number, "seed": rnd.seed})
-    return redirect("ws:round", tournament.slug, rnd.number)
+    return redirect(round_url("ws:round", tournament, rnd))
 
 
 @require_POST
 @organizer_view
 def round_clock_view(request, tournament, number):
     """Start, pause, resume, extend or end the round's clock (``action``; ``minutes`` to start or extend)."""
-    rnd = _round_or_404(tournament, number)
+    rnd = round_of(request, tournament, number, Round.objects.select_related("tournament"))
     action = request.POST.get("action", "")
     minutes = _int(request.POST.get("minutes"))
     try:
@@ -188,7 +192,7 @@ def round_clock_view(request, tournament, number):
         messages.error(request, refusal(exc.code, params=exc.params))
     else:
         messages.success(request, done)
-    return redirect(reverse("ws:round", args=[tournament.slug, rnd.number]) + "#clock")
+    return redirect(round_url("ws:round", tournament, rnd, "#clock"))
 
 
 @never_cache
@@ -196,5 +200,5 @@ def round_clock_view(request, tournament, number):
 @organizer_view
 def round_clock_state(request, tournament, number):
     """The round clock as JSON for the page's script: ``{status, label, remaining}`` from the server's time."""
-    clock = clock_view(_round_or_404(tournament, number))
+    clock = clock_view(round_of(request, tournament, number, Round.objects.select_related("tournament")))
     return JsonResponse({"status": clock["status"], "label": clock["label"], "remaining": clock["remaining"]})

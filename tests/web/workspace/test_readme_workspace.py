@@ -34,7 +34,7 @@ def test_the_buttons_it_names_are_on_the_pages():
     for label in ("Pair anyway", "Invite", "Enter results", "Send now", "Fix it", "Send again", "Drop it"):
         assert label in text, label
         assert f'"{label}"' in sources or f">{label}<" in sources, label
-    assert "Pair round {{ n }}" in sources and "**Pair round n**" in text
+    assert "Pair round %(n)s" in sources and "**Pair round n**" in text
 
 
 def test_the_invitation_lifetime_is_the_settings():
