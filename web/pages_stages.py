@@ -140,7 +140,18 @@ def bracket(tournament: Tournament, stage: Stage | None = None, *, element_id: s
     rounds = size.bit_length() - 1
     from_round = max(1, rounds - WALL_ROUNDS + 1) if wall else 1
     svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round)
-    return {"size": size, "svg": mark_safe(svg), "matches": len(matches)}  # noqa: S308 - escaped by bracket_svg
+    return {"size": size, "svg": mark_safe(svg), "matches": len(matches),  # noqa: S308 - escaped by bracket_svg
+            # Said above the bracket, which a phone reads to its final only by scrolling sideways.
+            "winner": _decided(matches, rounds, third_place=False),
+            "third": _decided(matches, rounds, third_place=True)}
+
+
+def _decided(matches: list[BracketMatch], rounds: int, *, third_place: bool) -> str:
+    """The name of the final's winner (``third_place``: of the match for third place), "" while undecided."""
+    for m in matches:
+        if m.round == rounds and m.third_place == third_place and m.winner and (m.ns if m.winner == "ns" else m.ew):
+            return (m.ns if m.winner == "ns" else m.ew).name
+    return ""
 
 
 def knockout_stage(tournament: Tournament, stages: list[dict]) -> Stage | None:
@@ -205,9 +216,12 @@ def event_ranking(tournament: Tournament, stages: list[dict]) -> list[dict]:
     rows = event_standings_for(tournament)["rows"]
     who = "player_id" if tournament.is_individual else "team_id"
     steps: dict[int, list[dict]] = {}
-    for number, entrant, rank, pool in (Standing.objects.filter(tournament=tournament)
-                                        .order_by("stage__number").values_list("stage__number", who, "rank", "pool")):
-        steps.setdefault(entrant, []).append({"stage": number, "rank": rank, "pool": pool})
+    # In a pools stage the rank in its pool ("2 in pool 3"), not the rank across the pools.
+    for number, entrant, rank, pool, pool_rank in (
+            Standing.objects.filter(tournament=tournament).order_by("stage__number")
+            .values_list("stage__number", who, "rank", "pool", "pool_rank")):
+        steps.setdefault(entrant, []).append({"stage": number, "rank": pool_rank if pool and pool_rank else rank,
+                                              "pool": pool})
     field = "entry__player_id" if tournament.is_individual else "entry__team_id"
     went = set(StageEntrant.objects.filter(stage__tournament=tournament).values_list("stage__number", field))
     names = {s["number"]: s["format"] for s in stages}

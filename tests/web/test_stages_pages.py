@@ -131,6 +131,10 @@ def test_the_pools_stage_shows_one_table_per_pool_with_the_qualifiers_marked(cli
     # The knockout's teams first; each row's path through the stages.
     assert ranking.count("<tr>") == 60 + 1  # the heading's row and one a team
     assert "Pools: 1 in pool" in ranking and "Knockout (stage 2)" in ranking
+    # A pools stage's rank is the rank in the pool (pools of four: 1 to 4), not across the 60 teams.
+    import re
+    pool_ranks = [int(n) for n in re.findall(r"Pools: (\d+) in pool", ranking)]
+    assert len(pool_ranks) == 60 and max(pool_ranks) == 4
 
 
 def test_the_15_pool_page_reads_as_many_queries_as_the_2_pool_page(client, db, django_assert_max_num_queries):
@@ -174,3 +178,22 @@ def test_a_one_stage_pools_event_has_a_pools_tab_with_a_table_a_pool(client, db)
     assert html.count('<table class="data pool-table">') == 3
     wall = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
     assert 'data-panel="pools"' in wall
+
+
+def test_the_bracket_says_the_winner_and_third_place_above_it(client, db):
+    """A phone reads the final only by scrolling the bracket sideways: its winner is said above it."""
+    from tests.web.stage_pages import roeselare_event
+
+    tournament = roeselare_event(teams=8, pools=2, per_pool=2, best_next=0, knockout_rounds_played=1,
+                                 name="Klein", slug="klein", third_place=True)
+    ko = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
+    assert "Winner:" not in ko  # the final is not played yet
+    from tests.tournaments.test_rounds_service import finish_round
+    from tournaments.models import Round
+    final = Round.objects.get(stage__tournament=tournament, stage__number=2, number=2)
+    finish_round(final, lambda m: "ns")
+    ko = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
+    winner = final.matches.get(table=1).ns.name
+    third = final.matches.get(table=2).ns.name
+    assert f"Winner: {winner}." in ko and f"Third place: {third}." in ko
+    assert ko.index("Winner:") < ko.index('class="bracket-scroll"')
