@@ -193,6 +193,15 @@ def compose_command(service: str, env: dict | None = None) -> list[str]:
             for part in command]
 
 
+def compose_environment(service: str) -> dict[str, str]:
+    """The environment docker-compose.yml gives ``service`` (the shared anchor's and its own), values as written."""
+    import yaml
+
+    with open(os.path.join(ROOT, "docker-compose.yml")) as f:
+        environment = yaml.safe_load(f)["services"][service].get("environment") or {}
+    return {key: str(value) for key, value in environment.items()}
+
+
 def nginx_config(directory: str, proxy_port: int, web_port: int, live_port: int) -> str:
     """Write a main nginx.conf in ``directory`` around deploy/nginx's template, filled in as the nginx image
     fills it (``${NAME}`` from the environment; nginx's own ``$names`` left alone); return its path."""
@@ -217,7 +226,8 @@ pid {directory}/nginx.pid;
 error_log {directory}/error.log warn;
 events {{ worker_connections 4096; }}
 http {{
-    access_log off;
+    # As the nginx image logs every request (on its stdout), so that its cost is measured; web does not (ACCESS_LOG=0).
+    access_log /dev/null combined;
     client_body_temp_path {temp}/body;
     proxy_temp_path {temp}/proxy;
     fastcgi_temp_path {temp}/fastcgi;
@@ -247,7 +257,10 @@ class Production:
         self.live_port = free_port()
         self.directory = directory or tempfile.mkdtemp(prefix="manille-production-")
         self.env = {**env, "TRUSTED_PROXIES": env.get("TRUSTED_PROXIES", "1" if self.proxy else "0")}
-        self.web_env = {**self.env, "WEB_CONCURRENCY": str(web_workers), "WEB_THREADS": str(web_threads)}
+        # web's access log as compose sets it (off: nginx logs every request); without nginx, web logs them.
+        access = compose_environment("web").get("ACCESS_LOG", "1") if self.proxy else "1"
+        self.web_env = {**self.env, "WEB_CONCURRENCY": str(web_workers), "WEB_THREADS": str(web_threads),
+                        "ACCESS_LOG": env.get("ACCESS_LOG", access)}
         self.live_env = {**self.env, "WEB_CONCURRENCY": str(live_workers), "ASGI_HTTP_THREADS": str(asgi_http_threads)}
         self.popen = popen
         self.processes: list[subprocess.Popen] = []
@@ -264,8 +277,11 @@ class Production:
         import urllib.request
 
         def run(command, env, port):
+            # A server that logs each request (config/gunicorn.py's ACCESS_LOG) writes its lines to /dev/null: the
+            # cost is measured, the output of the tests and benchmarks stays readable.
+            access = [] if env.get("ACCESS_LOG") == "0" else ["--access-logfile", "/dev/null"]
             self.processes.append(subprocess.Popen([*command, "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-                                                    "--access-logfile", "/dev/null"],
+                                                    *access],
                                                    cwd=ROOT, env=env, start_new_session=True, **self.popen))
 
         run(compose_command("web"), self.web_env, self.web_port)

@@ -13,8 +13,9 @@ loads bench_http's small tournament through the services (``_servers.reads_data`
 round 1 paired, one match with 59 hands, some results, standings computed), then starts, on that
 same database and Redis database, side by side:
 
-* the production set (``_servers.Production``: nginx from deploy/nginx's template, web with the
-  command docker-compose gives it, 2 workers × WEB_THREADS 4, and live), measured through nginx
+* the production set (``_servers.Production``: nginx from deploy/nginx's template, logging every
+  request as the image does, web with the command docker-compose gives it, 2 workers × WEB_THREADS 4,
+  no access log of its own (the compose file's ACCESS_LOG=0), and live), measured through nginx
   and, to show the proxy's cost, on web directly;
 * the baseline, ``gunicorn config.wsgi:application -w 2 -k sync`` on a port of its own.
 

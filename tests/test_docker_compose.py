@@ -166,6 +166,26 @@ def test_web_workers_come_from_the_environment(services, dockerfile):
     assert env["WEB_CONCURRENCY"] == "2"
 
 
+def test_web_leaves_the_access_log_to_the_proxy(services, monkeypatch):
+    """nginx logs every request (the image's default access log; the template does not turn it off), so web does not
+    log it again: gunicorn's access line cost each request about 0.1 ms of the worker's CPU (bench/bench_server.py)."""
+    import importlib
+
+    from config import gunicorn as server_settings
+
+    assert app_env(services, "web")["ACCESS_LOG"] == "0"
+    assert "ACCESS_LOG" not in app_env(services, "live")  # the WebSockets and streams: each line is one connection
+    assert "access_log" not in (ROOT / "deploy" / "nginx" / "default.conf.template").read_text()
+    try:
+        monkeypatch.setenv("ACCESS_LOG", "0")
+        assert importlib.reload(server_settings).accesslog is None
+        monkeypatch.delenv("ACCESS_LOG")
+        assert importlib.reload(server_settings).accesslog == "-"  # the image alone, with no proxy, logs them
+    finally:
+        monkeypatch.undo()
+        importlib.reload(server_settings)
+
+
 def test_the_asgi_app_routes_the_live_websockets():
     from channels.routing import ProtocolTypeRouter
 
