@@ -49,6 +49,17 @@ def test_the_final_leaves_the_last_stage_to_its_organizer_whose_closing_finishes
     assert (tournament.status, status(tournament, 2)) == (Tournament.Status.FINISHED, Stage.Status.CLOSED)
 
 
+def test_finishing_the_event_by_hand_closes_its_played_last_stage_and_running_again_reopens_it():
+    tournament, teams, user, stage = knockout_after_pools(n=8, pools=2)
+    pick = by_seed(teams)
+    finish_round(round_pair(tournament=tournament), pick)
+    finish_round(Round.objects.get(stage=stage, number=2), pick)
+    tournament_update(tournament=tournament, user=user, status="finished")  # the dashboard's move
+    assert (Tournament.objects.get(pk=tournament.pk).status, status(tournament, 2)) == ("finished", "closed")
+    tournament_update(tournament=tournament, user=user, status="running")
+    assert (Tournament.objects.get(pk=tournament.pk).status, status(tournament, 2)) == ("running", "running")
+
+
 def test_a_one_stage_knockout_still_finishes_with_its_final():
     tournament = TournamentFactory(format=Tournament.Format.KNOCKOUT, rounds=2)
     for seed in range(1, 5):

@@ -274,10 +274,10 @@ class Tournament(models.Model):
         fields = kwargs.get("update_fields")
         if adding or fields is None or set(fields) & set(STAGE_ONE_FIELDS):
             Stage.mirror(self)
-        if not adding and (fields is None or "status" in fields) and getattr(self, "_status_loaded", None) not in (
-                None, self.status):
+        status, loaded = self.__dict__.get("status"), getattr(self, "_status_loaded", None)  # never a deferred load
+        if not adding and (fields is None or "status" in fields) and None not in (status, loaded) and status != loaded:
             Stage.follow(self)
-        self._status_loaded = self.status
+        self._status_loaded = status
 
     def validate_constraints(self, exclude=None):
         # The one-per-club-and-day constraints back up ``clean``, which names the other tournament on ``name``.
