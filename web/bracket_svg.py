@@ -59,6 +59,8 @@ class BracketMatch:
     bye: bool = False
     third_place: bool = False
     href: str = ""
+    #: Won by a walkover (the opponent withdrew): written "w/o" in place of the games, said so to screen readers.
+    walkover: bool = False
 
 
 def round_names(rounds: int) -> list[str]:
@@ -100,8 +102,10 @@ def _short(text: str, room: float, width: float = CHAR_W) -> str:
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
-def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye_word: str, empty: bool) -> list[str]:
-    """One side's line in a match's box: seed, name (shortened, its full name as a tooltip), games, "✓"."""
+def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye_word: str, empty: bool,
+                games: str | None = None) -> list[str]:
+    """One side's line in a match's box: seed, name (shortened, its full name as a tooltip), games (``games``: the
+    text in their place, "" for none), "✓"."""
     out = []
     base = y + LINE_H / 2 + FONT * 0.36
     if side is None:
@@ -109,7 +113,8 @@ def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye
         out.append(f'<text x="{x + 8}" y="{base:.1f}" class="bk-none">{escape(text)}</text>')
         return out
     seed_room = 22 if side.seed is not None else 0
-    games_room = 26 if side.games is not None else 0
+    games = (str(side.games) if side.games is not None else "") if games is None else games
+    games_room = 26 if games else 0
     mark_room = 18 if won else 0
     name = _short(side.name, BOX_W - 12 - seed_room - games_room - mark_room, BOLD_W if won else CHAR_W)
     cls = "bk-won" if won else "bk-lost" if lost else "bk-side"
@@ -124,8 +129,8 @@ def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye
     out.append(label)
     if won:
         out.append(f'<text x="{x + BOX_W - 6 - games_room}" y="{base:.1f}" text-anchor="end" class="bk-mark">✓</text>')
-    if side.games is not None:
-        out.append(f'<text x="{x + BOX_W - 6}" y="{base:.1f}" text-anchor="end" class="bk-games">{side.games}</text>')
+    if games:
+        out.append(f'<text x="{x + BOX_W - 6}" y="{base:.1f}" text-anchor="end" class="bk-games">{escape(games)}</text>')
     out.append("</g>")
     return out
 
@@ -136,6 +141,9 @@ def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str) -> list
     if m is not None and m.ns is not None:
         if m.bye:
             label = _("%(name)s, bye") % {"name": m.ns.name}
+        elif m.ew is not None and m.walkover and m.winner in ("ns", "ew"):
+            label = _("%(ns)s against %(ew)s: %(winner)s goes on by a walkover") % {
+                "ns": m.ns.name, "ew": m.ew.name, "winner": (m.ns if m.winner == "ns" else m.ew).name}
         elif m.ew is not None:
             label = _("%(ns)s against %(ew)s") % {"ns": m.ns.name, "ew": m.ew.name}
     cls = "bk-match bk-empty" if empty else "bk-match bk-bye" if m is not None and m.bye else "bk-match"
@@ -147,9 +155,11 @@ def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str) -> list
         winner = "ns"
     for i, side_name in enumerate(("ns", "ew")):
         side = getattr(m, side_name) if m is not None else None
+        walkover = m is not None and m.walkover and winner in ("ns", "ew")
         out += _side_lines(x, y + i * LINE_H, side, won=winner == side_name,
                            lost=bool(winner) and winner != side_name, bye_word=bye_word,
-                           empty=empty or not (m is not None and m.bye and side_name == "ew"))
+                           empty=empty or not (m is not None and m.bye and side_name == "ew"),
+                           games=(_("w/o") if winner == side_name else "") if walkover else None)
     if m is not None and m.href and not empty:
         out.insert(1, f'<a href="{escape(m.href)}" class="bk-link" aria-hidden="true" tabindex="-1">'
                       f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" fill="transparent"/></a>')

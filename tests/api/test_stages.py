@@ -103,6 +103,8 @@ def test_closing_starting_and_reopening_stages_through_the_api(anon, organizer, 
     assert client.patch(f"{base}/1/", {"pools": 2}, format="json").json()["pools"] == 2
     assert client.post(base + "/", {"format": "knockout", "rounds": 2, "previous_qualification": {
         "kind": "pools", "per_pool": 2}}, format="json").status_code == 201
+    assert client.post(f"{base}/1/close/").json()["errors"][0]["code"] == "stage_status"  # a draft's stage 1
+    assert client.post(f"{base}/1/start/").json()["status"] == "running"  # starts the event
     unplayed = client.post(f"{base}/1/close/")
     assert unplayed.status_code == 409 and unplayed.json()["errors"][0]["code"] == "stage_unplayed"
     assert anon.post(f"{base}/1/close/").status_code == 401

@@ -104,7 +104,7 @@ def test_pools_then_a_knockout_closed_started_and_played_to_the_final():
     assert r3.matches.count() == 1
     finish_round(r3, pick)
     tournament.refresh_from_db()
-    assert tournament.status == "finished"
+    assert tournament.status == "running"  # the last stage is closed by its organizer, which finishes the event
     standings_recompute(tournament=tournament)
     ko_rows = list(Standing.objects.filter(stage=knockout).order_by("position"))
     assert len(ko_rows) == 8 and ko_rows[0].team_id == r3.matches.get().ns_id if pick(r3.matches.get()) == "ns" \
@@ -112,6 +112,8 @@ def test_pools_then_a_knockout_closed_started_and_played_to_the_final():
     assert Standing.objects.filter(stage__number=1, tournament=tournament).count() == 16
     closed = stage_close(tournament=tournament, number=2, user=user)
     assert closed.status == "closed"
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
 
 
 def test_a_closed_stage_refuses_changes_until_reopened_and_reopening_is_refused_after_the_next_has_results():
@@ -145,6 +147,10 @@ def test_a_closed_stage_refuses_changes_until_reopened_and_reopening_is_refused_
 
 def test_stage_unplayed_and_place_by_hand():
     tournament, teams, user = pools_event(8, 2)
+    with pytest.raises(Conflict) as refused:  # a draft's stage 1 has not started
+        stage_close(tournament=tournament, number=1, user=user)
+    assert refused.value.code == "stage_status"
+    stage_start(tournament=tournament, number=1, user=user)  # the event starts
     with pytest.raises(Conflict) as refused:
         stage_close(tournament=tournament, number=1, user=user)
     assert refused.value.code == "stage_unplayed"

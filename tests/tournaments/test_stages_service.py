@@ -23,18 +23,21 @@ def event(n, fmt=Tournament.Format.SWISS, **kwargs):
     return tournament
 
 
-def test_a_new_event_has_stage_one_running_that_follows_the_tournament():
+def test_a_new_event_has_stage_one_pending_while_a_draft_that_follows_the_tournament():
     user = UserFactory()
     tournament = tournament_create(user=user, name="Gentse Beker", variant="belgian-manille", format="round_robin",
                                    rounds=3, match_length="timed", minutes=40, at_time="stop")
     stage = Stage.objects.get(tournament=tournament)
-    assert (stage.number, stage.status, stage.format, stage.rounds) == (1, "running", "round_robin", 3)
+    assert (stage.number, stage.status, stage.format, stage.rounds) == (1, "pending", "round_robin", 3)
     assert (stage.match_length, stage.minutes, stage.at_time, stage.qualification) == ("timed", 40, "stop", None)
     tournament_update(tournament=tournament, user=user, format="swiss", rounds=6, match_length="best_of")
     stage.refresh_from_db()
     assert (stage.format, stage.rounds, stage.match_length) == ("swiss", 6, "best_of")
     tournament_update(tournament=tournament, user=user, name="Beker van Gent")
     assert Stage.objects.filter(tournament=tournament).count() == 1
+    tournament_update(tournament=tournament, user=user, status="running")
+    stage.refresh_from_db()
+    assert stage.status == "running"
 
 
 def test_stage_add_plans_pools_then_a_knockout():

@@ -174,3 +174,17 @@ def test_drawn_from_a_later_round_the_bracket_keeps_its_last_rounds_and_tells_th
     assert "Being played: Quarter-finals." in root.find(f"{NS}desc").text
     with pytest.raises(ValueError):
         bracket_svg(8, [], title="x", from_round=4)
+
+
+def test_a_walkover_is_written_so_in_place_of_the_games_and_said_to_screen_readers():
+    """A team withdrew mid-knockout: its opponent goes on by a walkover, which the box says ("w/o"), not 0-0."""
+    final = BracketMatch(1, 1, Side("Team 1", seed=1, games=0), Side("Team 2", seed=2, games=0), winner="ew",
+                         walkover=True)
+    box = boxes(parse(bracket_svg(2, [final], title="Final")))[0]
+    assert box.get("aria-label") == "Team 1 against Team 2: Team 2 goes on by a walkover"
+    shown = texts(box)
+    assert "w/o" in shown and "0" not in shown
+    played = BracketMatch(1, 1, Side("Team 1", seed=1, games=0), Side("Team 2", seed=2, games=2), winner="ew")
+    assert "w/o" not in texts(boxes(parse(bracket_svg(2, [played], title="Final")))[0])
+    with translation.override("nl"):
+        assert "ff" in texts(boxes(parse(bracket_svg(2, [final], title="Finale")))[0])

@@ -260,13 +260,24 @@ class Tournament(models.Model):
         return (Tournament.objects.filter(name__iexact=self.name, club_id=self.club_id, starts_on=self.starts_on)
                 .exclude(pk=self.pk).select_related("club").first())
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._status_loaded = instance.__dict__.get("status")
+        return instance
+
     def save(self, *args, **kwargs):
-        """Save, and keep stage 1 in step with the tournament's format, rounds and match length."""
+        """Save, and keep stage 1 in step with the tournament's format, rounds and match length, and with its
+        status (``Stage.follow``: pending while the tournament is a draft)."""
         adding = self._state.adding
         super().save(*args, **kwargs)
         fields = kwargs.get("update_fields")
         if adding or fields is None or set(fields) & set(STAGE_ONE_FIELDS):
             Stage.mirror(self)
+        status, loaded = self.__dict__.get("status"), getattr(self, "_status_loaded", None)  # never a deferred load
+        if not adding and (fields is None or "status" in fields) and None not in (status, loaded) and status != loaded:
+            Stage.follow(self)
+        self._status_loaded = status
 
     def validate_constraints(self, exclude=None):
         # The one-per-club-and-day constraints back up ``clean``, which names the other tournament on ``name``.
@@ -371,7 +382,19 @@ class Stage(models.Model):
         values = {f: getattr(tournament, f) for f in STAGE_ONE_FIELDS}
         updated = cls.objects.filter(tournament=tournament, number=1).update(**values)
         if not updated:
-            cls.objects.create(tournament=tournament, number=1, status=cls.Status.RUNNING, **values)
+            status = cls.Status.PENDING if tournament.status == Tournament.Status.DRAFT else cls.Status.RUNNING
+            cls.objects.create(tournament=tournament, number=1, status=status, **values)
+
+    @classmethod
+    def follow(cls, tournament: Tournament) -> None:
+        """Stage 1 follows the tournament's status: pending while it is a draft (nothing has started), running
+        once it starts (its first round paired, or the organizer's move), pending again when it goes back to a
+        draft before any round. Later stages start and close by the organizer's hand (docs/stages.md)."""
+        first = cls.objects.filter(tournament=tournament, number=1)
+        if tournament.status == Tournament.Status.DRAFT:
+            first.filter(status=cls.Status.RUNNING, round_set__isnull=True).update(status=cls.Status.PENDING)
+        else:
+            first.filter(status=cls.Status.PENDING).update(status=cls.Status.RUNNING)
 
 
 class StageEntrant(models.Model):

@@ -68,12 +68,16 @@ class Round(models.Model):
     def __str__(self):
         return f"{self.tournament} round {self.number}"
 
-    def _join_running_stage(self) -> None:
-        """A round made without its stage belongs to the tournament's running stage (stage 1 when none runs)."""
+    def _join_running_stage(self, *, start: bool = False) -> None:
+        """A round made without its stage belongs to the tournament's running stage (stage 1 when none runs);
+        ``start``: a stage 1 still pending (a draft's) starts with its first round, as the pairing starts it."""
         if self.stage_id is None and self.tournament_id is not None:
             stages = Stage.objects.filter(tournament_id=self.tournament_id)
             self.stage = (stages.filter(status=Stage.Status.RUNNING).order_by("number").first()
                           or stages.filter(number=1).first())
+            if start and self.stage is not None and self.stage.status == Stage.Status.PENDING:
+                Stage.objects.filter(pk=self.stage.pk).update(status=Stage.Status.RUNNING)
+                self.stage.status = Stage.Status.RUNNING
 
     def clean(self):
         # A form without the stage (the admin's) gets the running one, so its number is checked in that stage.
@@ -89,7 +93,7 @@ class Round(models.Model):
         return self.published_at is not None
 
     def save(self, *args, **kwargs):
-        self._join_running_stage()
+        self._join_running_stage(start=True)
         if self._state.adding and self.published_at is None and self.tournament_id is not None:
             # Made by any path (the pairing, the draw, a knockout's next round, the admin): published at once
             # unless the tournament publishes on purpose.

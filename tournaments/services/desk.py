@@ -29,7 +29,7 @@ from tournaments.models import (
 )
 from tournaments.ranking.metrics import DEDUCTIBLE
 from tournaments.services.errors import Conflict, ServiceError
-from tournaments.services.games import forfeit_game_points, match_lock, match_refresh_result
+from tournaments.services.games import forfeit_game_points, match_lock, match_refresh_result, tiebreak_due
 from tournaments.services.results import match_result_changed
 
 Kind = DirectorAction.Kind
@@ -182,7 +182,10 @@ def _check_match(kind: str, match: Match, tournament: Tournament, params: dict) 
         if Stage.objects.filter(pk=match.round.stage_id).values_list("format", flat=True).first() != \
                 Stage.Format.KNOCKOUT:
             raise ServiceError("not_knockout", "kind", {"kind": kind})
-        if match.status != Match.Status.FINISHED or match.winner != Match.Winner.DRAW:
+        # A level match of a stage with tie-break deals is not finished (its tie-break game is next): the director
+        # still decides it when that game cannot be played (the hall closes).
+        level = match.status == Match.Status.FINISHED and match.winner == Match.Winner.DRAW
+        if not level and tiebreak_due(match, None) is None:
             raise Conflict("match_not_drawn", "match", {"table": match.table})
 
 

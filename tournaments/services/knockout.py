@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournaments.models import Match, Round, Stage, Tournament
+from tournaments.models import Entry, Match, Round, Stage, Tournament
 from tournaments.pairing import knockout
 from tournaments.pairing.types import reasons_kept
 from tournaments.stages import third_place_pairing
@@ -52,14 +52,15 @@ def knockout_advance_locked(tournament: Tournament, match: Match) -> Match | Non
     """Advance a finished knockout match's winner; the caller holds the tournament's lock.
 
     A semi-final's losers meet for third place once both semi-finals are decided (a stage with ``third_place``):
-    table 2 of the final's round. The event finishes when every match of the final's round has its winner.
+    table 2 of the final's round. A one-stage event finishes when every match of the final's round has its
+    winner; a multi-stage event's last stage is closed by its organizer, as every stage before it, and that
+    closing finishes the event (``stage_close``), so that the stage and the event never disagree.
     """
     rnd = match.round
     tables = knockout_tables(tournament, rnd.number, stage_id=rnd.stage_id)
     if tables <= 1:
         decided = all(_winner(m) is not None and confirmation.counts(m, tournament) for m in rnd.matches.all())
-        if decided and not Stage.objects.filter(
-                tournament=tournament, number__gt=Stage.objects.filter(pk=rnd.stage_id).values("number")[:1]).exists():
+        if decided and not Stage.objects.filter(tournament=tournament, number__gt=1).exists():
             Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         return None
     table, _ = knockout.next_slot(match.table)
@@ -91,8 +92,31 @@ def _put(nxt: Round, table: int, pairing) -> Match:
             return existing
         existing.ns_id, existing.ew_id = pairing.ns, pairing.ew
         existing.save()
+        _walkover_if_withdrawn(existing)
         return existing
     created = Match(round=nxt, table=table, ns_id=pairing.ns, ew_id=pairing.ew, why=reasons_kept(pairing.why),
                     table_code=new_table_codes(1)[0])
     created.save()
+    _walkover_if_withdrawn(created)
     return created
+
+
+def _walkover_if_withdrawn(match: Match) -> None:
+    """A match made with a team that has withdrawn from the event (after winning its match before): its opponent
+    goes on by a walkover (``walkover_opponent_withdrew``), as when the team withdraws once the match is paired
+    (``entry_withdraw``); never a bye. Both teams withdrawn: the director decides."""
+    from tournaments.live import publish_match_changed
+    from tournaments.services.games import match_result_apply
+
+    if match.ew_id is None or match.status == Match.Status.FINISHED:
+        return
+    gone = set(Entry.objects.filter(tournament_id=match.round.tournament_id, withdrawn=True,
+                                    team_id__in=(match.ns_id, match.ew_id)).values_list("team_id", flat=True))
+    if len(gone) != 1:
+        return
+    match_result_apply(match, [], walkover="ew" if match.ns_id in gone else "ns")
+    match.why = [*(match.why or []), ["walkover_opponent_withdrew", {}]]
+    match.save()
+    # The standings count it with the result that made the match (its recompute is queued on commit already).
+    publish_match_changed(match.pk, match.round.tournament_id)
+    knockout_advance_locked(match.round.tournament, match)  # the winner sent on (the caller holds the lock)

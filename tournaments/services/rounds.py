@@ -367,7 +367,9 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
                    .exclude(status=Match.Status.FINISHED).first() if last else None)
         if pending is not None and not pending.games.exists() and pending.ew_id is not None:
             opponent, team_side = (pending.ew_id, "ns") if pending.ns_id == entry.team_id else (pending.ns_id, "ew")
-            if tournament.format == Tournament.Format.KNOCKOUT:
+            # The round's stage's format: a multi-stage event's knockout follows pools or a Swiss.
+            stage_format = Stage.objects.filter(pk=last.stage_id).values_list("format", flat=True).first()
+            if stage_format == Stage.Format.KNOCKOUT:
                 match_result_apply(pending, [], walkover="ew" if team_side == "ns" else "ns")
                 pending.why = reasons_kept((("walkover_opponent_withdrew", {}),))
             else:

@@ -54,7 +54,11 @@ STAGE_ONE_OWN = {"pools", "seed", "third_place", "tiebreak_deals"}
 
 
 def stage_running(tournament: Tournament) -> Stage:
-    """The stage whose rounds are paired now; refused (``stage_not_running``, 409) when none is running."""
+    """The stage whose rounds are paired now; refused (``stage_not_running``, 409) when none is running. A stage 1
+    still pending (a draft's: ``Stage.follow``) starts here: the event's first pairing starts it."""
+    if tournament.status == Tournament.Status.DRAFT:
+        Stage.objects.filter(tournament=tournament, number=1, status=Stage.Status.PENDING).update(
+            status=Stage.Status.RUNNING)
     stage = Stage.objects.filter(tournament=tournament, status=Stage.Status.RUNNING).order_by("number").first()
     if stage is None:
         raise Conflict("stage_not_running")
@@ -325,6 +329,7 @@ def stage_start(*, tournament: Tournament, number: int, user) -> Stage:
     (a new one when none was published) and saved; status running.
 
     Refused (409): a stage not pending (``stage_status``), the stage before not closed (``stage_previous_open``).
+    Stage 1 is pending while the tournament is a draft: starting it starts the event (its first pairing does too).
     """
     from tournaments.services.standings import standings_recompute_schedule
 
@@ -336,7 +341,8 @@ def stage_start(*, tournament: Tournament, number: int, user) -> Stage:
         previous = Stage.objects.filter(tournament=tournament, number=number - 1).first()
         if previous is not None and previous.status != Stage.Status.CLOSED:
             raise Conflict("stage_previous_open", None, {"previous": previous.number, "stage": number})
-        _draw(stage, tournament)
+        if number > 1:  # stage 1's field is the event's entries: its pools are drawn at its first pairing
+            _draw(stage, tournament)
         stage.status = Stage.Status.RUNNING
         _log(stage, "started", user)
         stage.save()

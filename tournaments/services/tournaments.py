@@ -121,10 +121,12 @@ def tournament_update(*, tournament: Tournament, user, **fields) -> Tournament:
             counting = [f for f in ("confirmation", "unconfirmed")
                         if f in fields and fields[f] != getattr(tournament, f)]
             publishing = fields.get("auto_publish") is True and not tournament.auto_publish
+            moving = (tournament.status, fields.get("status", tournament.status))
             for field, value in fields.items():
                 setattr(tournament, field, value)
             _check(tournament, {"club" if f == "club_id" else f for f in fields})
             tournament.save()
+            _last_stage_follows(tournament, user, moving)
             _set_people(tournament, people)
             if publishing:  # automatic publication turned on: no round stays hidden
                 rounds_publish_pending(tournament=tournament, user=user)
@@ -144,3 +146,26 @@ def tournament_delete(*, tournament: Tournament, user) -> None:
         if Round.objects.filter(tournament=tournament).exists():
             raise Conflict("tournament_started", None, {"reason": "delete"})
         tournament.delete()
+
+
+def _last_stage_follows(tournament: Tournament, user, moving: tuple[str, str]) -> None:
+    """A multi-stage event finished by hand (the dashboard's move) closes its running last stage once it can be
+    closed (``stage_close``: every match of it played), as closing that stage finishes the event; running again
+    reopens it (``stage_reopen``). A stage that cannot close yet stays running (the dashboard says nothing of a
+    refusal)."""
+    from tournaments.services.stages import stage_close, stage_reopen
+
+    was, now = moving
+    if was == now or Tournament.Status.FINISHED not in (was, now):
+        return
+    last = Stage.objects.filter(tournament=tournament).order_by("-number").first()
+    if last is None or last.number == 1:
+        return
+    if now == Tournament.Status.FINISHED and last.status == Stage.Status.RUNNING:
+        try:
+            with transaction.atomic():
+                stage_close(tournament=tournament, number=last.number, user=user)
+        except Conflict:
+            return
+    elif was == Tournament.Status.FINISHED and last.status == Stage.Status.CLOSED:
+        stage_reopen(tournament=tournament, number=last.number, user=user)

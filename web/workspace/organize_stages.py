@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import Count
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.models import Entry, StageEntrant
+from tournaments.models import Entry, Match, Stage, StageEntrant
+from tournaments.pairing import round_robin
 from tournaments.pairing.knockout import rounds_needed
 from tournaments.services.errors import ServiceError
 from tournaments.services.stages import (
@@ -52,6 +54,23 @@ def _int(value, default: int = 0) -> int:
 
 def _active(tournament) -> int:
     return Entry.objects.filter(tournament=tournament, withdrawn=False, reserve=False).count()
+
+
+def _rounds_shown(stage, tournament) -> int:
+    """The rounds a stage plays as its card says them: a pools stage's round robin in its largest pool once its
+    field is known (stage 1's entries, a later stage's entrants), else the stage's ``rounds``."""
+    if stage.format != "pools" or not stage.pools:
+        return stage.rounds
+    field = _active(tournament) if stage.number == 1 else StageEntrant.objects.filter(stage=stage).count()
+    return pool_rounds(field, stage.pools, double=tournament.double_round_robin) or stage.rounds
+
+
+def pool_rounds(field: int, pools: int, *, double: bool = False) -> int:
+    """The rounds of a pools stage of ``field`` entrants in ``pools`` pools: its largest pool's round robin (the
+    pool's size - 1, or its size when odd; twice over for a double round robin); 0 when it cannot be said."""
+    if pools < 1 or field < 2:
+        return 0
+    return round_robin.rounds_needed(-(-field // pools), double=double)
 
 
 def _knockout_fields(data) -> dict:
@@ -102,8 +121,12 @@ def _page(request, tournament, *, error: str | None = None, form: str = "", valu
         placed.setdefault(e.stage_id, []).append({"seed": e.seed, "name": (e.entry.team or e.entry.player).name,
                                                   "hand": e.placed_by_hand, "pool": e.pool,
                                                   "how": HOW_WORDS.get(e.how, e.how)})
+    unfinished = dict(Match.objects.filter(round__stage__tournament=tournament).exclude(
+        status=Match.Status.FINISHED).order_by().values_list("round__stage").annotate(n=Count("id")))
     for s in stages:
         s["entrants"] = placed.get(s["stage"].pk, [])
+        s["unfinished"] = unfinished.get(s["stage"].pk, 0)
+        s["rounds"] = _rounds_shown(s["stage"], tournament)
         s["next"] = next((x for x in stages if x["number"] == s["number"] + 1), None)
         s["startable"] = s["number"] == 1 or any(x["number"] == s["number"] - 1 and x["stage"].status == "closed"
                                                  for x in stages)
@@ -148,8 +171,13 @@ def stage_template(request, tournament):
                 per_pool = _int(data.get("per_pool"), 1)
                 best_next = _int(data.get("best_next"))
                 pools = _int(data.get("pools"))
-                if tournament.format != "pools":
-                    tournament_update(tournament=tournament, user=request.user, format="pools")
+                # A round robin in each pool: the largest pool's rounds (its size - 1, its size when odd).
+                rounds = pool_rounds(_active(tournament), pools, double=tournament.double_round_robin)
+                shape = {"format": "pools"} if tournament.format != "pools" else {}
+                if rounds and rounds != tournament.rounds:
+                    shape["rounds"] = rounds
+                if shape:
+                    tournament_update(tournament=tournament, user=request.user, **shape)
                 stage_update(tournament=tournament, number=1, user=request.user, pools=pools)
                 field = per_pool * pools + best_next
                 best_of = _int(data.get("best_of"), 0) or None
@@ -199,10 +227,13 @@ def _stage_action(request, tournament, number: int, action, done: str):
 @require_POST
 @organizer_view
 def stage_close_view(request, tournament, number):
-    """Close a running stage: its qualifiers stored for the next one (seen first on the stages page)."""
+    """Close a running stage: its qualifiers stored for the next one (seen first on the stages page); the last
+    stage's closing finishes the event."""
+    last = not Stage.objects.filter(tournament=tournament, number=number + 1).exists()
+    done = _("Stage %(n)s is closed: the event is finished.") if last else _("Stage %(n)s is closed.")
     return _stage_action(request, tournament, number,
                          lambda: stage_close(tournament=tournament, number=number, user=request.user),
-                         _("Stage %(n)s is closed.") % {"n": number})
+                         done % {"n": number})
 
 
 @require_POST

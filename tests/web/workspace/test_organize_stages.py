@@ -95,6 +95,8 @@ def test_the_qualifiers_seen_before_closing_are_the_ones_closing_stores(client):
 
 def test_closing_an_unplayed_stage_is_refused_in_words(client):
     tournament = roeselare_event(pools_rounds_played=0)
+    tournament.status = "running"  # started, no round paired yet
+    tournament.save()
     client.force_login(organizer_of(tournament))
     page = client.get(reverse("ws:stages", args=[tournament.slug]) + "?qualifiers=1")
     assert "Stage 1 has no finished round yet: there is nothing to close." in page.content.decode()
