@@ -37,8 +37,9 @@ def tournament_forbidden_pairs(*, tournament: Tournament) -> QuerySet:
 
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet:
-    """Return a tournament's rounds with how many matches each has and how many are finished (byes included)."""
-    return (Round.objects.filter(tournament=tournament).order_by("number")
+    """Return a tournament's rounds with how many matches each has and how many are finished (byes included), each
+    with its stage (its pages' addresses are its stage's)."""
+    return (Round.objects.filter(tournament=tournament).select_related("stage").order_by("number")
             .annotate(tables=Count("matches"),
                       finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED))))
 
