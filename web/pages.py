@@ -73,10 +73,13 @@ def tournament_facts(tournament: Tournament) -> dict:
 
 
 def round_facts(tournament: Tournament, rnd: Round) -> dict:
-    """The tournament's facts with the round's own match length: its stage's (``lengths.length_of``)."""
+    """The tournament's facts with the round's own format and match length: its stage's (``lengths.length_of``)."""
     from tournaments.services.lengths import length_of
 
-    return {**tournament_facts(tournament), "best_of": length_of(rnd).best_of}
+    facts = {**tournament_facts(tournament), "best_of": length_of(rnd).best_of}
+    if not tournament.is_individual and rnd.stage_id:
+        facts["format"] = pages_stages.format_name(rnd.stage.format)
+    return facts
 
 
 def metric_columns(names: list[str]) -> list[dict]:

@@ -30,7 +30,7 @@ def test_a_later_stages_round_prints_its_own_tables(client):
     html = printed.content.decode()
     assert printed.status_code == 200 and "Quarter-finals: pairings" in html
     assert all(name in html for name in knockout) and not any(name in html for name in pools - knockout)
-    assert "best of 5" in html  # the knockout's length, not the tournament's (best of 3)
+    assert "Knockout · best of 5" in html  # the knockout's format and length, not the tournament's (best of 3)
     assert 'href="/t/duo/stages/2/rounds/1/sheets/"' in html
     sheets = client.get("/t/duo/stages/2/rounds/1/sheets/").content.decode()
     links = {f"/t/duo/matches/{pk}/" for pk in Match.objects.filter(
