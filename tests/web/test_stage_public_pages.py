@@ -131,3 +131,27 @@ def test_no_qualifiers_while_the_stage_before_runs(client):
                                  pools_rounds_played=2)
     html = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
     assert "qualified for this stage" not in html and "Qualified as" not in html
+
+
+def test_an_individual_later_stages_round_has_its_seat_page_door_list_and_player_links(client):
+    from tests.individual import make_individual
+    from tournaments.models import Round, RoundSeat
+
+    tournament = make_individual(16, drawn=2, minutes=None, slug="kampioen")
+    stage = Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=3, status="running")
+    Round.objects.filter(tournament=tournament, number=2).update(stage=stage, number=1)  # a semi-final's round 1
+    page = client.get("/t/kampioen/stages/2/rounds/1/seat/")
+    html = page.content.decode()
+    assert page.status_code == 200 and "Stage 2, round 1: where do I sit?" in html
+    assert 'href="/t/kampioen/stages/2/rounds/1/"' in html and 'href="/t/kampioen/stages/2/rounds/1/seats/print/"' in html
+    assert 'href="/t/kampioen/stages/2/rounds/1/seat/"' in html and ">Round 1</a>" in html  # the picker: both
+    door = client.get("/t/kampioen/stages/2/rounds/1/seats/print/").content.decode()
+    assert "Stage 2, round 1: where do I sit?" in door
+    printed = client.get("/t/kampioen/stages/2/rounds/1/print/").content.decode()
+    assert 'href="/t/kampioen/stages/2/rounds/1/seats/print/"' in printed
+    sheets = client.get("/t/kampioen/stages/2/rounds/1/sheets/")
+    assert sheets.status_code == 200 and "Score sheets: Stage 2, round 1" in sheets.content.decode()
+    player = RoundSeat.objects.filter(round__stage=stage, match__isnull=False).first().player
+    mine = client.get(reverse("web:player", args=["kampioen", player.pk])).content.decode()
+    assert '<a href="/t/kampioen/stages/2/rounds/1/">Stage 2, round 1</a>' in mine
+    assert mine.index(">Round 1</a>") < mine.index(">Stage 2, round 1</a>")  # stage by stage
