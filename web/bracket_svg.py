@@ -226,8 +226,9 @@ def bracket_svg(size: int, matches: Sequence[BracketMatch], *, title: str, names
     for (r, t), (x, y) in boxes.items():
         out += _match_box(x, y, by_place.get((r, t)), bye_word=bye_word)
     if third is not None:
+        heading = _("Third place")  # outside the f-string, where the catalogue's extraction finds it
         out.append(f'<text x="{final_x + BOX_W / 2}" y="{third_y - 8}" text-anchor="middle" class="bk-head">'
-                   f"{escape(_('Third place'))}</text>")
+                   f"{escape(heading)}</text>")
         out += _match_box(final_x, third_y, third, bye_word=bye_word)
     out.append("</svg>")
     return "\n".join(out)

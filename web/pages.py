@@ -20,7 +20,7 @@ from tournaments.selectors.standings import standings_by_round, standings_for
 from tournaments.services.standings import tournament_metrics
 from tournaments import vocabulary
 
-from . import pages_individual, pages_stages
+from . import pages_individual, pages_stages, round_names
 from .charts import Series, line_chart
 
 
@@ -72,6 +72,16 @@ def tournament_facts(tournament: Tournament) -> dict:
     }
 
 
+def round_facts(tournament: Tournament, rnd: Round) -> dict:
+    """The tournament's facts with the round's own format and match length: its stage's (``lengths.length_of``)."""
+    from tournaments.services.lengths import length_of
+
+    facts = {**tournament_facts(tournament), "best_of": length_of(rnd).best_of}
+    if not tournament.is_individual and rnd.stage_id:
+        facts["format"] = pages_stages.format_name(rnd.stage.format)
+    return facts
+
+
 def metric_columns(names: list[str]) -> list[dict]:
     return [{"name": n, "short": vocabulary.METRIC_LABELS[n][0], "label": vocabulary.METRIC_LABELS[n][1],
              "help": vocabulary.METRIC_LABELS[n][2]} for n in names if n in vocabulary.METRIC_LABELS]
@@ -121,8 +131,10 @@ def standings_columns() -> list[dict]:
 
 def rounds_of(tournament: Tournament) -> list[Round]:
     """The event's published rounds, stage by stage (round numbers count per stage), each with its stage."""
-    return list(Round.objects.published().filter(tournament=tournament).select_related("stage").order_by(
+    rounds = list(Round.objects.published().filter(tournament=tournament).select_related("stage").order_by(
         "stage__number", "number"))
+    round_names.prime(rounds)  # a knockout's rounds are named as its bracket names them: one query, when any
+    return rounds
 
 
 def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
@@ -135,6 +147,7 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
         return mark_unconfirmed(pages_individual.round_view(rnd, tournament), rnd, tournament)
     matches = list(Match.objects.filter(round=rnd).select_related("ns__club", "ew__club").order_by("table"))
     played = [m for m in matches if not m.is_bye]
+    pools = pages_stages.pools_of(rnd, tournament)
     # The game being played at each table, so that every hand shows on the round's page and the wall.
     playing = {g.match_id: g for g in Game.objects.filter(match__round=rnd, status=Game.Status.PLAYING)
                .only("match_id", "number", "total_ns", "total_ew")}
@@ -143,7 +156,7 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
         "status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
         # A match the director decided shows how (a forfeit, a withdrawal...) and no game in play.
         "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
-                     "game": None if m.decided_by else playing.get(m.pk),
+                     "pool": pools.get(m.ns_id), "game": None if m.decided_by else playing.get(m.pk),
                      "decided": vocabulary.MATCH_DECIDED_BY.get(m.decided_by)} for m in played],
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
@@ -161,13 +174,16 @@ def round_or_404(tournament: Tournament, number: int, stage: int = 1, user=None)
     rnd = rounds.first()
     if rnd is None:
         raise Http404
+    round_names.prime([rnd])
     return rnd
 
 
 def current_round(tournament: Tournament) -> Round | None:
     """The round being played: the last one paired (of the latest stage that has rounds)."""
-    return (Round.objects.published().filter(tournament=tournament).select_related("stage")
-            .order_by("-stage__number", "-number").first())
+    rnd = (Round.objects.published().filter(tournament=tournament).select_related("stage")
+           .order_by("-stage__number", "-number").first())
+    round_names.prime([rnd])
+    return rnd
 
 
 def _seat_team(seat: str, sides: dict) -> str:
@@ -204,6 +220,7 @@ def match_board(tournament: Tournament, match_id: int, user=None) -> dict:
         raise Http404
     if match.round.published_at is None and (user is None or not access.sees_unpublished(user, tournament.pk)):
         raise Http404  # a round not yet published: not on the public pages (issue 28)
+    round_names.prime([match.round])  # its round's name: a knockout's as its bracket names it
     return board_of(match)
 
 
@@ -281,7 +298,8 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
     team = entry.team
     matches = list(Match.objects.filter(Q(ns=team) | Q(ew=team), round__tournament=tournament,
                                         round__published_at__isnull=False)
-                   .select_related("round", "ns", "ew").order_by("round__number"))
+                   .select_related("round__stage", "ns", "ew").order_by("round__stage__number", "round__number"))
+    round_names.prime([m.round for m in matches])
     rows = []
     for m in matches:
         side = "ns" if m.ns_id == team.pk else "ew"

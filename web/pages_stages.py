@@ -71,7 +71,51 @@ def stage_or_404(stages: list[dict], number: int) -> dict:
 
 
 def stage_rounds(stage: Stage) -> list[Round]:
-    return list(Round.objects.published().filter(stage=stage).order_by("number"))  # the public's rounds
+    rounds = list(Round.objects.published().filter(stage=stage).order_by("number"))  # the public's rounds
+    for rnd in rounds:
+        rnd.stage = stage  # read once: their names and pools are the stage's
+    return rounds
+
+
+def pools_of(rnd: Round, tournament: Tournament) -> dict[int, int]:
+    """A pools stage's round: each team's pool (``{team id: pool}``, one query); any other round: nothing read."""
+    if tournament.is_individual or not rnd.stage_id or rnd.stage.format != Stage.Format.POOLS:
+        return {}
+    from tournaments.models import StageEntrant
+
+    return dict(StageEntrant.objects.filter(stage_id=rnd.stage_id, pool__isnull=False)
+                .values_list("entry__team_id", "pool"))
+
+
+def _how(entrant, previous: int) -> str:
+    """How a qualifier came into its stage, in words with its place (``StageEntrant.how``)."""
+    place, pool = entrant.place, entrant.from_pool
+    if entrant.placed_by_hand or entrant.how == "hand":
+        return _("Placed by the organizers")
+    if entrant.how == "pool_place" and pool:
+        return _("Place %(place)s in pool %(pool)s") % {"place": place, "pool": pool}
+    if entrant.how == "next_place" and pool:
+        return _("One of the best of place %(place)s across the pools (pool %(pool)s)") % {"place": place,
+                                                                                          "pool": pool}
+    if entrant.how == "table_winner":
+        return _("Won a table of stage %(stage)s") % {"stage": previous}
+    if entrant.qualified_from_rank:
+        return _("Rank %(rank)s in stage %(stage)s") % {"rank": entrant.qualified_from_rank, "stage": previous}
+    return _("From stage %(stage)s") % {"stage": previous}
+
+
+def qualifiers(tournament: Tournament, stage: Stage, stages: list[dict]) -> list[dict] | None:
+    """Who goes into a stage that has not started, once the stage before has closed: its ``StageEntrant`` rows by
+    seed, each with its name and how it came in (one query); None while the stage before runs."""
+    from tournaments.models import StageEntrant
+
+    previous = next((s["stage"] for s in stages if s["number"] == stage.number - 1), None)
+    if stage.status != Stage.Status.PENDING or previous is None or previous.status != Stage.Status.CLOSED:
+        return None
+    rows = (StageEntrant.objects.filter(stage=stage).select_related("entry__team__club", "entry__player__club")
+            .order_by("seed"))
+    return [{"seed": e.seed, "team": e.entry.team, "player": e.entry.player, "how": _how(e, previous.number),
+             "club": (e.entry.team or e.entry.player).club} for e in rows]
 
 
 def _seeds(first_round: list[Match]) -> dict[int, int]:

@@ -22,7 +22,7 @@ from tournaments import access, vocabulary
 from tournaments.models import Match
 from tournaments.selectors.seats import cycle_round, cycle_tables, folded, round_seating
 
-from . import pages, pages_individual, pages_stages
+from . import pages, pages_individual, pages_stages, round_names
 
 #: A game played to a target gets a row for every this many points of it (a Belgian game to 101: 21 rows;
 #: the demo's longest ran to 17 hands), and never fewer than MIN_ROWS; a game of a fixed number of rounds
@@ -76,25 +76,33 @@ def standings_pdf(request, slug):
     return _pdf(request, "web/print/standings.html", ctx, f"{slug}-standings.pdf")
 
 
-def _round_context(request, slug: str, number: int) -> dict:
+def _round_context(request, slug: str, number: int, stage: int) -> dict:
+    """Round ``number`` of stage ``stage`` (``/rounds/<n>/print/`` is stage 1's, as the round pages)."""
     tournament = pages.tournament_or_404(request.user, slug)
-    rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
-    return {"tournament": tournament, "facts": pages.tournament_facts(tournament),
+    rnd = pages.round_or_404(tournament, number, stage, user=request.user)  # organizers print it before publishing
+    return {"tournament": tournament, "facts": pages.round_facts(tournament, rnd),
             "tables": pages.round_tables(rnd, tournament),
-            "pdf_url": reverse("web:round-pdf", args=[slug, number]),
-            "sheets_url": reverse("web:round-sheets", args=[slug, number]),
-            "back_url": _reverse("web:round", slug, number)}
+            "pdf_url": round_names.round_url(slug, rnd, "pdf"),
+            "sheets_url": round_names.round_url(slug, rnd, "sheets"),
+            "seats_url": round_names.round_url(slug, rnd, "seats-print") if tournament.is_individual else "",
+            "back_url": round_names.round_url(slug, rnd)}
 
 
-def round_print(request, slug, number):
+def _file_name(slug: str, rnd, what: str = "") -> str:
+    """A round's PDF's name: ``slug-round-2``, a later stage's ``slug-stage-2-round-1``, then ``-what``."""
+    stage = round_names.stage_number(rnd)
+    return "-".join([slug, *([f"stage-{stage}"] if stage > 1 else []), f"round-{rnd.number}", *filter(None, [what])])
+
+
+def round_print(request, slug, number, stage=1):
     """A round's pairings on A4: table, teams and clubs, result so far; the bye."""
-    return render(request, "web/print/round.html", _round_context(request, slug, number))
+    return render(request, "web/print/round.html", _round_context(request, slug, number, stage))
 
 
-def round_pdf(request, slug, number):
+def round_pdf(request, slug, number, stage=1):
     """A round's pairings as a PDF download."""
-    ctx = _round_context(request, slug, number)
-    return _pdf(request, "web/print/round.html", ctx, f"{slug}-round-{number}.pdf")
+    ctx = _round_context(request, slug, number, stage)
+    return _pdf(request, "web/print/round.html", ctx, _file_name(slug, ctx["tables"]["round"]) + ".pdf")
 
 
 # -- score sheets ---------------------------------------------------------------------------------------------
@@ -108,15 +116,17 @@ def _sheet_matches(rnd) -> list[Match]:
                 .order_by("table"))
 
 
-def _game_facts(tournament) -> dict:
-    """Return what every sheet of the tournament says about the game: variant, best of, target, grid layout."""
+def _game_facts(tournament, rnd) -> dict:
+    """Return what every sheet of the round says about the game: variant, best of (its stage's), target, grid."""
+    from tournaments.services.lengths import length_of
+
     variant = tournament.variant_obj
     options = tournament.options or {}
     target = options.get("target", variant.target)
     rounds = None
     if target is None and "rounds" in variant.options:
         rounds = options.get("rounds", variant.options["rounds"].default)
-    best_of = tournament.effective_best_of
+    best_of = length_of(rnd).best_of
     grids = list(range(1, best_of + 1))
     rows = range(1, rows_per_game(target, rounds) + 1)
     return {"variant": variant, "best_of": best_of, "target": target, "rounds": rounds,
@@ -152,27 +162,28 @@ def _qr_svg(url: str) -> str:
     return segno.make(url, error="m", micro=False).svg_inline(scale=3, border=2)
 
 
-def _sheets_context(request, slug: str, number: int) -> dict:
+def _sheets_context(request, slug: str, number: int, stage: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
-    rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
+    rnd = pages.round_or_404(tournament, number, stage, user=request.user)  # organizers print it before publishing
     if tournament.is_individual:
         return _individual_sheets_context(request, tournament, rnd)
-    return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament),
+    return {"tournament": tournament, "round": rnd, "game": _game_facts(tournament, rnd),
             **_team_sheets(request, tournament, _sheet_matches(rnd)),
-            "pdf_url": reverse("web:round-sheets-pdf", args=[slug, number]),
-            "back_url": _reverse("web:round", slug, number)}
+            "pdf_url": round_names.round_url(slug, rnd, "sheets-pdf"),
+            "back_url": round_names.round_url(slug, rnd)}
 
 
-def round_sheets(request, slug, number):
+def round_sheets(request, slug, number, stage=1):
     """A score sheet for every table of a round, one per A4 page."""
-    ctx = _sheets_context(request, slug, number)
+    ctx = _sheets_context(request, slug, number, stage)
     return render(request, ctx.get("template", "web/print/sheets.html"), ctx)
 
 
-def round_sheets_pdf(request, slug, number):
+def round_sheets_pdf(request, slug, number, stage=1):
     """The score sheets of a round as one PDF download, a page per table."""
-    ctx = _sheets_context(request, slug, number)
-    return _pdf(request, ctx.get("template", "web/print/sheets.html"), ctx, f"{slug}-round-{number}-sheets.pdf")
+    ctx = _sheets_context(request, slug, number, stage)
+    return _pdf(request, ctx.get("template", "web/print/sheets.html"), ctx,
+                _file_name(slug, ctx["round"], "sheets") + ".pdf")
 
 
 def _match_sheet_context(request, slug: str, match_id: int) -> dict:
@@ -185,7 +196,8 @@ def _match_sheet_context(request, slug: str, match_id: int) -> dict:
         ctx = _individual_sheets_context(request, tournament, match.round, only=match.pk)
         return {**ctx, "table": match.table, "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
                 "back_url": _reverse("web:match", slug, match_id)}
-    return {"table": match.table, "tournament": tournament, "round": match.round, "game": _game_facts(tournament),
+    return {"table": match.table, "tournament": tournament, "round": match.round,
+            "game": _game_facts(tournament, match.round),
             **_team_sheets(request, tournament, [match]),
             "pdf_url": _reverse("web:match-sheet-pdf", slug, match_id),
             "back_url": _reverse("web:match", slug, match_id)}
@@ -201,7 +213,7 @@ def match_sheet_pdf(request, slug, match_id):
     """The score sheet of one table as a PDF download."""
     ctx = _match_sheet_context(request, slug, match_id)
     return _pdf(request, ctx.get("template", "web/print/sheets.html"), ctx,
-                f"{slug}-round-{ctx['round'].number}-table-{ctx['table']}.pdf")
+                _file_name(slug, ctx["round"], f"table-{ctx['table']}") + ".pdf")
 
 
 # -- individual events: the door's list, the sheets of a table of four ------------------------------------------------
@@ -228,11 +240,11 @@ def _letter(name: str) -> str:
     return first if first.isalpha() else "#"
 
 
-def _seats_context(request, slug: str, number: int) -> dict:
+def _seats_context(request, slug: str, number: int, stage: int) -> dict:
     tournament = pages.tournament_or_404(request.user, slug)
     if not tournament.is_individual:
         raise Http404
-    rnd = pages.round_or_404(tournament, number, user=request.user)  # its organizers print it before publishing
+    rnd = pages.round_or_404(tournament, number, stage, user=request.user)  # organizers print it before publishing
     seating = round_seating(rnd)
     codes = _personal_codes(request, tournament, [row.player.pk for row in seating["rows"]])
     groups: list[dict] = []
@@ -244,19 +256,19 @@ def _seats_context(request, slug: str, number: int) -> dict:
     url = request.build_absolute_uri(reverse("web:seat", args=[slug]))
     return {"tournament": tournament, "facts": pages.tournament_facts(tournament), "round": rnd, "groups": groups,
             "players": len(seating["rows"]), "seat_url": url, "qr": _qr_svg(url), "show_personal": bool(codes),
-            "pdf_url": reverse("web:round-seats-pdf", args=[slug, number]),
-            "back_url": _reverse("web:round-seat", slug, number)}
+            "pdf_url": round_names.round_url(slug, rnd, "seats-pdf"),
+            "back_url": round_names.round_url(slug, rnd, "seat")}
 
 
-def seats_print(request, slug, number):
+def seats_print(request, slug, number, stage=1):
     """The door's list of an individual event's round: every player in alphabetical order with table and seat, A4."""
-    return render(request, "web/print/seats.html", _seats_context(request, slug, number))
+    return render(request, "web/print/seats.html", _seats_context(request, slug, number, stage))
 
 
-def seats_pdf(request, slug, number):
+def seats_pdf(request, slug, number, stage=1):
     """The door's list as a PDF download."""
-    return _pdf(request, "web/print/seats.html", _seats_context(request, slug, number),
-                f"{slug}-round-{number}-seats.pdf")
+    ctx = _seats_context(request, slug, number, stage)
+    return _pdf(request, "web/print/seats.html", ctx, _file_name(slug, ctx["round"], "seats") + ".pdf")
 
 
 def _cycle_sheet(request, tournament, rnd, table, show_codes: bool, personal: dict[int, str]) -> dict:
@@ -293,8 +305,8 @@ def _individual_sheets_context(request, tournament, rnd, only: int | None = None
             "cycle": cycle_round(tournament, rnd.number), "rows": range(1, rows + 1),
             "sheets": [_cycle_sheet(request, tournament, rnd, t, show_codes, personal) for t in tables],
             "show_personal": bool(personal),
-            "pdf_url": reverse("web:round-sheets-pdf", args=[tournament.slug, rnd.number]),
-            "back_url": _reverse("web:round", tournament.slug, rnd.number)}
+            "pdf_url": round_names.round_url(tournament.slug, rnd, "sheets-pdf"),
+            "back_url": round_names.round_url(tournament.slug, rnd)}
 
 
 def _reverse(name: str, *args) -> str:

@@ -30,6 +30,15 @@ tournament = [
     path("stages/<int:number>/bracket/print/", print_views.bracket_print, name="bracket-print"),
     # A later stage's rounds (round numbers count per stage; rounds/<n>/ is stage 1's).
     path("stages/<int:stage>/rounds/<int:number>/", views.rounds, name="stage-round"),
+    path("stages/<int:stage>/rounds/<int:number>/print/", print_views.round_print, name="stage-round-print"),
+    path("stages/<int:stage>/rounds/<int:number>.pdf", print_views.round_pdf, name="stage-round-pdf"),
+    path("stages/<int:stage>/rounds/<int:number>/sheets/", print_views.round_sheets, name="stage-round-sheets"),
+    path("stages/<int:stage>/rounds/<int:number>/sheets.pdf", print_views.round_sheets_pdf,
+         name="stage-round-sheets-pdf"),
+    path("stages/<int:stage>/rounds/<int:number>/seat/", views.seat, name="stage-round-seat"),
+    path("stages/<int:stage>/rounds/<int:number>/seats/print/", print_views.seats_print,
+         name="stage-round-seats-print"),
+    path("stages/<int:stage>/rounds/<int:number>/seats.pdf", print_views.seats_pdf, name="stage-round-seats-pdf"),
     # Individual events: where do I sit (the current round, or any), the door's list, the players.
     path("seat/", views.seat, name="seat"),
     path("rounds/<int:number>/seat/", views.seat, name="round-seat"),

@@ -235,6 +235,8 @@ def stages(request, slug, number=None):
         ctx["bracket"] = pages_stages.bracket(tournament, stage)
     if stage.status != "pending":
         ctx["standings"] = pages_stages.stage_standings(tournament, stage)
+    else:  # who qualified, once the stage before has closed
+        ctx["qualifiers"] = pages_stages.qualifiers(tournament, stage, stages_list)
     if stage.format != "knockout":
         wanted = request.GET.get("round", "")
         rnd = next((r for r in rounds_list if str(r.number) == wanted), rounds_list[-1] if rounds_list else None)
@@ -275,12 +277,12 @@ def _individual_context(request, slug, tab):
     return tournament, ctx
 
 
-def seat(request, slug, number=None):
+def seat(request, slug, number=None, stage=1):
     """Where do I sit: a player types a few letters of their name (or their start number) and sees their table,
     seat, partner and opponents in the round (the current one at /t/<slug>/seat/). A GET form; the page's script
     asks for the results alone (``?partial=1``) as the player types."""
     tournament, ctx = _individual_context(request, slug, "seat")
-    rnd = pages.round_or_404(tournament, number) if number else pages.current_round(tournament)
+    rnd = pages.round_or_404(tournament, number, stage) if number else pages.current_round(tournament)
     if rnd is None:
         ctx.update(round=None, q="", rounds=[])
         return render(request, "web/seat.html", ctx)

@@ -179,9 +179,9 @@ def test_the_bracket_with_its_match_for_third_place_at_both_widths(browser, serv
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.locator(".bracket-scroll").evaluate("b => b.scrollTo(b.scrollWidth, 0)")
         shot(page, f"bracket-third-place-{width}")
-        # The knockout's final round at its stage's address, named by its stage in the rounds' picker.
+        # The knockout's final round at its stage's address, named in the rounds' picker as its bracket names it.
         page.goto(f"{server.url}/t/{tournament.slug}/stages/2/rounds/3/")
-        assert page.locator(".round-picker a[aria-current=page]").inner_text() == "Stage 2, round 3"
+        assert page.locator(".round-picker a[aria-current=page]").inner_text() == "Final"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         shot(page, f"stage-round-{width}")
         context.close()

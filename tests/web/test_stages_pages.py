@@ -91,8 +91,9 @@ def test_the_wall_shows_the_running_knockout_stage_as_a_bracket(client, db):
     tournament = pools_then_knockout(decided=2)
     html = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
     assert 'data-panel="bracket"' in html and 'id="wall-bracket"' in html
-    # The tables panel shows the knockout's round being played (round 3 of stage 2, not stage 1's), so named.
-    assert "Stage 2, round 3" in html
+    # The tables panel shows the knockout's round being played (round 3 of stage 2, not stage 1's), named as the
+    # bracket names it: the final.
+    assert "<h2>Final <span" in html and "Stage 2, round 3" not in html and "<h2>Round 3" not in html
 
 
 def test_a_one_stage_wall_has_no_bracket_and_reads_no_more(client, db, django_assert_max_num_queries):

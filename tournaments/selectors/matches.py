@@ -10,13 +10,15 @@ from tournaments.models import Game, Hand, Match
 from tournaments.selectors import confirmation
 from tournaments.selectors.seats import match_players
 from tournaments.services.hand_data import hand_input_dict
+from tournaments.services.lengths import length_of
 
 
 def match_for_scoreboard(*, match_id: int) -> Match:
-    """Return a match with everything its scoreboard shows (teams, clubs, players, every hand), in three queries."""
+    """Return a match with everything its scoreboard shows (teams, clubs, players, its round's stage for its length,
+    every hand), in three queries."""
     hands = Prefetch("hands", queryset=Hand.objects.order_by("number"))
     games = Prefetch("games", queryset=Game.objects.order_by("number").prefetch_related(hands))
-    return (Match.objects.select_related("round__tournament__club", "ns__club", "ew__club", "ns__player_1",
+    return (Match.objects.select_related("round__tournament__club", "round__stage", "ns__club", "ew__club", "ns__player_1",
                                          "ns__player_2", "ew__player_1", "ew__player_2")
             .prefetch_related(games).get(pk=match_id))
 
@@ -117,7 +119,7 @@ def scoreboard_of(match: Match) -> dict:
         "ew": _team(match.ew),
         # A team event's from its teams (joined: no query); an individual event's seats, one query.
         "players": match_players(match),
-        "best_of": tournament.effective_best_of,
+        "best_of": length_of(match.round).best_of,  # its stage's (a pools stage best of 1, a knockout best of 3)
         **_match_summary(match, current),
         "result_status": confirmation.status_of(match, tournament),
         "result_mark": (match.result_mark or None) if confirmation.status_of(match, tournament) else None,

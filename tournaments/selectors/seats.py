@@ -142,24 +142,24 @@ def _name_words(name: str) -> set[str]:
 
 
 def player_evening(tournament: Tournament, player: Player, published: bool = False) -> list[dict]:
-    """A player's rounds in an individual event: table, seat, partner, opponents, result and points, by round
-    (``published``: of the published rounds alone, a public page's)."""
+    """A player's rounds in an individual event: table, seat, partner, opponents, result and points, by stage and
+    round (``published``: of the published rounds alone, a public page's); ``round_obj`` the round with its stage."""
     seats = RoundSeat.objects.filter(round__tournament=tournament, player=player)
     if published:
         seats = seats.filter(round__published_at__isnull=False)
-    seats = list(seats.select_related("round", "match").order_by("round__number"))
+    seats = list(seats.select_related("round__stage", "match").order_by("round__stage__number", "round__number"))
     matches = [s.match for s in seats if s.match_id]
     players = players_of_matches(matches)
     rows = []
     for s in seats:
         if s.match_id is None:
-            rows.append({"round": s.round.number, "sitting_out": True})
+            rows.append({"round": s.round.number, "round_obj": s.round, "sitting_out": True})
             continue
         m, side = s.match, s.side
         other = "ew" if side == "ns" else "ns"
         mine = players[m.pk][side]
         rows.append({
-            "round": s.round.number, "sitting_out": False, "match": m.pk, "table": m.table, "seat": s.seat,
+            "round": s.round.number, "round_obj": s.round, "sitting_out": False, "match": m.pk, "table": m.table, "seat": s.seat,
             "side": side, "partner": next((p for p in mine if p["id"] != player.pk), None),
             "opponents": players[m.pk][other], "status": m.status,
             "result": ("won" if m.winner == side else "draw" if m.winner == "draw" else "lost" if m.winner else None),
