@@ -81,6 +81,8 @@ def test_the_stages_pages_at_both_widths(browser, server):  # noqa: F811
     organizer = running.organizers.first()
     pending.organizers.add(organizer)
     unplayed.organizers.add(organizer)
+    from tournaments.services.stages import stage_start
+    stage_start(tournament=unplayed, number=1, user=organizer)  # the event started, no round played yet
     for width, height in ((390, 844), (1280, 900)):
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en")
         page = context.new_page()

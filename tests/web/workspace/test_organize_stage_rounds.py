@@ -1,5 +1,6 @@
 """The workspace's rounds of a multi-stage event: round numbers count per stage, so a later stage's round is
-reached with ``?stage=`` (``/rounds/<n>/`` alone is stage 1's), named "Stage 2, round 1", and the dashboard pairs
+reached with ``?stage=`` (``/rounds/<n>/`` alone is stage 1's), named by its stage ("Stage 2, round 1", a
+knockout's "Semi-finals"), and the dashboard pairs
 the running stage's next round and says when a stage is played out."""
 
 import uuid
@@ -51,10 +52,10 @@ def test_two_rounds_numbered_1_each_have_their_page(client):
     tournament, _ = pools_then_knockout(client)
     assert Round.objects.filter(tournament=tournament, number=1).count() == 2  # stage 1's and stage 2's
     first = page(client, "ws:round", tournament, 1)
-    assert "Stage 2, round 1" in first  # in the picker, linked with its stage
+    assert "Semi-finals" in first  # stage 2's round 1 in the picker (a knockout of four), linked with its stage
     assert f'href="/my/t/{tournament.slug}/rounds/1/?stage=2"' in first
     knockout = page(client, "ws:round", tournament, 1, query="?stage=2")
-    assert "<title>Stage 2, round 1" in knockout
+    assert "<title>Semi-finals" in knockout
     knockout_teams = set(Match.objects.filter(round__stage__number=2, round__tournament=tournament)
                          .values_list("ns__name", flat=True))
     assert all(name in knockout for name in knockout_teams)
@@ -78,7 +79,7 @@ def test_the_dashboard_pairs_the_running_stages_next_round(client):
     assert "Pair stage 2, round 2" in dashboard
     assert f'href="/my/t/{tournament.slug}/rounds/1/?stage=2"' in dashboard
     listed = dashboard[dashboard.index('id="h-rounds"'):]
-    assert listed.index("Round 3") < listed.index("Stage 2, round 1")  # stage by stage
+    assert listed.index("Round 3") < listed.index("Semi-finals")  # stage by stage
 
 
 def test_a_played_stage_points_to_the_stages_page(client):

@@ -87,7 +87,7 @@ def test_the_roeselare_format_from_the_pools_to_the_final(browser, walk):  # noq
     semi = Round.objects.get(tournament=tournament, stage__number=2, number=1)
     assert semi.matches.exclude(ew=None).count() == 2
     page.goto(f"{server.url}/my/t/{slug}/rounds/1/?stage=2")
-    assert "Stage 2, round 1" in page.title() and "At no table" not in page.inner_text("main")
+    assert "Semi-finals" in page.title() and "At no table" not in page.inner_text("main")
     shoot(page, "walk-semi-finals")
 
     play(page, tournament, 2, 1, stronger)
