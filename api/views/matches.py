@@ -22,7 +22,7 @@ from tournaments.services.hands import hand_correct, hand_delete_last, hand_ente
 from ..filters import HandFilter, MatchFilter
 from ..openapi import ErrorResponse422Serializer
 from ..openapi_examples import EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
-from ..permissions import ResultWrite, visible_hands, visible_matches, visible_tournaments
+from ..permissions import ResultWrite, visible_hands, visible_matches
 from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandListedSerializer, HandPatchSerializer,
     HandResultSerializer, HandTombstoneSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
@@ -266,7 +266,7 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
             return self.get_paginated_response(HandListedSerializer([hand_listed(h) for h in page], many=True).data)
         filterset = HandFilter(request.query_params, queryset=hands)
         filters = filterset.form.cleaned_data if filterset.is_valid() else {}  # refused by filter_queryset if not
-        deletions = deleted_hands(tournaments=visible_tournaments(request.user)).filter(
+        deletions = deleted_hands(user=request.user).filter(
             **dict(_lookup(HandFilter.base_filters[name].field_name, value) for name, value in filters.items()
                    if value))
         page = changed_since(rows=hands, deletions=deletions, position=position, limit=changes_limit())
