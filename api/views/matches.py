@@ -133,11 +133,14 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
             tournament_id, keys, parts = self.visitor_versions(request, self.kwargs) or (None, None, None)
             return public_answer(request, tournament_id, keys, parts, build)
-        tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
-        tournament_id = tournament_id.first()
-        if tournament_id is None:
+        found = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id",
+                                                                          "round__published_at").first()
+        if found is None:
             raise Http404
-        return versioned(request, versions.scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
+        tournament_id, keys = found[0], versions.scoreboard_keys(int(pk), found[0])
+        if found[1] is None:  # a round not yet published: its round's writes move the unpublished answers' stamp
+            keys = (*keys, versions.unpublished_key(tournament_id))
+        return versioned(request, keys, ("scoreboard", pk), build)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
