@@ -198,11 +198,10 @@ def _page(hall, step, role):
         return client.post(reverse("ws:desk-decide", args=[slug, one.pk]), {"action": step, "reason": "sheet"})
     if step in ("codes", "desk", "actions"):  # the pages these actions are taken from
         return client.get(reverse(f"ws:{'desk-codes' if step == 'codes' else step}", args=[slug]))
-    if step == "action":
-        # (the page's match forms name sides, not an individual event's players: a deduction from an entry)
-        entry = tournament.entries.get(player_id=hall["seats"][hall["two"].pk]["E"])
+    if step == "action":  # a forfeit naming the player absent, as the page's table form sends it
+        two = hall["two"]
         return client.post(reverse("ws:actions-take", args=[slug]), {
-            "kind": "deduction", "entry": entry.pk, "metric": "match_points", "amount": "1", "reason": "late"})
+            "kind": "forfeit", "match": two.pk, "players": [hall["seats"][two.pk]["W"]], "reason": "never came"})
     return client.post(reverse("ws:actions-revert", args=[slug, hall["action"].pk]), {"reason": "a mistake"})
 
 
