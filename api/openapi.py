@@ -357,6 +357,19 @@ DESCRIPTIONS = {
                                           "timed matches without a game in play are then decided). Answers the "
                                           "clock. Organizers or staff; 409 for an action the clock's state does not "
                                           "allow (`clock_started`, `clock_not_running`, ...).",
+    "v1_tournaments_rounds_clock_reopen_create": "A round clock ended early by mistake: the clock runs again with "
+                                                 "the seconds it still had, and the timed matches it finished (no "
+                                                 "director's action decided them) are played again, their results "
+                                                 "no longer counted until they finish. Answers the director's "
+                                                 "action (`clock_reopened`, its `reason`, `params` `{round, "
+                                                 "seconds, tables}`). 409 `clock_not_cut` unless the clock was ended "
+                                                 "early and given no time since. Directors (organizers, its "
+                                                 "directors) or staff.",
+    "v1_tournaments_rounds_clock_keep_create": "A round clock ended early by mistake, kept: its results stand as "
+                                               "they were and the offer to reopen is gone. Answers the director's "
+                                               "action (`clock_kept`, `params` `{round, seconds}`). 409 "
+                                               "`clock_not_cut` as reopening. Directors (organizers, its directors) "
+                                               "or staff.",
     "v1_tournaments_standings_retrieve": f"The standings as last computed (a worker recomputes them after each "
                                          f"result): one row a team in rank order with its tiebreaks, and the club "
                                          f"standings. An individual event's rows have `player` (and "

@@ -13,7 +13,12 @@ Scopes (``key``):
 * ``m:<match id>``       the match scoreboard: a match saved or deleted (every hand entered, corrected
                          or deleted saves its match), a game started;
 * ``tr:<tournament id>`` the tournament's results: any of its matches saved or deleted, a round paired,
-                         deleted or renumbered (the round and wall pages, the rounds API);
+                         deleted or renumbered (the round and wall pages, the rounds API), of its published
+                         rounds;
+* ``tu:<tournament id>`` its rounds not yet published (issue 28): a write to such a round or its matches
+                         replaces this one instead of ``tr`` and ``t``, so that the public's ETags do not move
+                         until the round is published (its publication is a round saved: ``tr`` and ``t``);
+                         the answers of those who see such rounds add it to their keys;
 * ``st:<tournament id>`` its standings: a recompute (the snapshot is saved with every one);
 * ``t:<tournament id>``  the tournament itself and its entries (names, settings, status, the rounds);
 * ``names``              clubs, players and teams, whose names every answer shows: renamed anywhere.
@@ -60,6 +65,10 @@ def standings_key(tournament_id: int) -> str:
 
 def tournament_key(tournament_id: int) -> str:
     return f"v:t:{tournament_id}"
+
+
+def unpublished_key(tournament_id: int) -> str:
+    return f"v:tu:{tournament_id}"
 
 
 NAMES_KEY = f"v:{NAMES}"
@@ -375,24 +384,68 @@ def names_changed() -> None:
     bump(NAMES_KEY)
 
 
-# -- signals ------------------------------------------------------------------------------------------------------------
+# -- rounds not yet published ---------------------------------------------------------------------------------------
 
-def _match_tournament_id(match) -> int | None:
-    """The tournament of a match, from its loaded round when there is one (the hand services load it)."""
-    rnd = match._state.fields_cache.get("round")
-    if rnd is not None:
-        return rnd.tournament_id
+def unpublished_changed(tournament_id: int, round_id: int, *also: str) -> None:
+    """A round not yet published, or one of its matches, changed: the stamp of the answers that show such rounds
+    (``unpublished_key``) and ``also`` (a match's own) are replaced, the public's are not, so a visitor's ETag stays
+    until the round is published. Checked again once committed: a round published meanwhile (its own bump came
+    before this commit, or this writer's copy of the round was older than its publication) has the public's
+    stamps replaced then."""
+    bump(unpublished_key(tournament_id), *also)
+    transaction.on_commit(lambda: _published_since(tournament_id, round_id))
+
+
+def _published_since(tournament_id: int, round_id: int) -> None:
     from tournaments.models import Round
 
-    return Round.objects.filter(pk=match.round_id).values_list("tournament_id", flat=True).first()
+    if Round.objects.filter(pk=round_id, published_at__isnull=False).exists():
+        bump_now(results_key(tournament_id), tournament_key(tournament_id))
+
+
+def round_saved(rnd) -> None:
+    """A round saved or deleted (its status, clock, seed, publication...): the results' stamps, of the public's
+    answers when it is published, else of the answers that show it alone."""
+    if rnd.published_at is None:
+        unpublished_changed(rnd.tournament_id, rnd.pk)
+    else:
+        results_changed(rnd.tournament_id)
+
+
+def match_saved(match, *, at_commit: bool = False) -> None:
+    """A service saved ``match`` (its round loaded): ``match_changed``, or for a round not yet published the
+    match's stamp and the unpublished answers' (``unpublished_changed``)."""
+    rnd = match.round
+    if rnd.published_at is None:
+        unpublished_changed(rnd.tournament_id, rnd.pk, match_key(match.pk))
+    else:
+        match_changed(match.pk, rnd.tournament_id, at_commit=at_commit)
+
+
+# -- signals ------------------------------------------------------------------------------------------------------------
+
+def _match_round(match) -> tuple[int | None, bool]:
+    """The tournament of a match and whether its round is published, from its loaded round when there is one (the
+    hand services load it; a copy older than the round's publication is caught by ``unpublished_changed``)."""
+    rnd = match._state.fields_cache.get("round")
+    if rnd is not None:
+        return rnd.tournament_id, rnd.published_at is not None
+    from tournaments.models import Round
+
+    found = Round.objects.filter(pk=match.round_id).values_list("tournament_id", "published_at").first()
+    return (None, True) if found is None else (found[0], found[1] is not None)
 
 
 def _on_match(sender, instance, **kwargs):
-    match_changed(instance.pk, _match_tournament_id(instance))
+    tournament_id, published = _match_round(instance)
+    if published or tournament_id is None:
+        match_changed(instance.pk, tournament_id)
+    else:
+        unpublished_changed(tournament_id, instance.round_id, match_key(instance.pk))
 
 
 def _on_round(sender, instance, **kwargs):
-    results_changed(instance.tournament_id)
+    round_saved(instance)
 
 
 def _on_tournament_child(sender, instance, **kwargs):

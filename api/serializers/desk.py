@@ -48,6 +48,12 @@ class DirectorActionRevertSerializer(serializers.Serializer):
                                    help_text="Why it is reverted (kept with the action).")
 
 
+class ClockDecisionSerializer(serializers.Serializer):
+    """A director's word on a round clock ended early by mistake: why the tables reopen, or why they stand."""
+
+    reason = serializers.CharField(max_length=DESK_REASON_MAX, help_text="Why (required): kept with the action.")
+
+
 class DirectorActionPreviewRequestSerializer(DirectorActionCreateSerializer):
     reason = serializers.CharField(max_length=DESK_REASON_MAX, required=False, allow_blank=True, default="",
                                    help_text="Optional here: nothing is kept.")

@@ -22,7 +22,7 @@ from tournaments.services.hands import hand_correct, hand_delete_last, hand_ente
 from ..filters import HandFilter, MatchFilter
 from ..openapi import ErrorResponse422Serializer
 from ..openapi_examples import EXAMPLE_BELGIAN_HAND, EXAMPLE_HAND_ENTERED, EXAMPLE_RULE_REFUSAL, EXAMPLE_SPANISH_HAND
-from ..permissions import ResultWrite, visible_hands, visible_matches, visible_tournaments
+from ..permissions import ResultWrite, visible_hands, visible_matches
 from ..serializers.matches import (
     GameStartSerializer, HandEnterSerializer, HandHistorySerializer, HandListedSerializer, HandPatchSerializer,
     HandResultSerializer, HandTombstoneSerializer, MatchListSerializer, ScoreboardGameSerializer, ScoreboardSerializer,
@@ -133,11 +133,14 @@ class MatchViewSet(VisitorNotModified, ChangesQueryMixin, ResultsMixin, mixins.L
         if not request.user.is_authenticated:  # a visitor: public tournaments, checked with the stamps
             tournament_id, keys, parts = self.visitor_versions(request, self.kwargs) or (None, None, None)
             return public_answer(request, tournament_id, keys, parts, build)
-        tournament_id = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id", flat=True)
-        tournament_id = tournament_id.first()
-        if tournament_id is None:
+        found = visible_matches(request.user).filter(pk=pk).values_list("round__tournament_id",
+                                                                          "round__published_at").first()
+        if found is None:
             raise Http404
-        return versioned(request, versions.scoreboard_keys(int(pk), tournament_id), ("scoreboard", pk), build)
+        tournament_id, keys = found[0], versions.scoreboard_keys(int(pk), found[0])
+        if found[1] is None:  # a round not yet published: its round's writes move the unpublished answers' stamp
+            keys = (*keys, versions.unpublished_key(tournament_id))
+        return versioned(request, keys, ("scoreboard", pk), build)
 
     @extend_schema(summary="Enter the next hand of the game in progress",
                    parameters=[IDEMPOTENCY_KEY], request=HandEnterSerializer,
@@ -266,7 +269,7 @@ class HandViewSet(ChangesQueryMixin, ResultsMixin, mixins.ListModelMixin, mixins
             return self.get_paginated_response(HandListedSerializer([hand_listed(h) for h in page], many=True).data)
         filterset = HandFilter(request.query_params, queryset=hands)
         filters = filterset.form.cleaned_data if filterset.is_valid() else {}  # refused by filter_queryset if not
-        deletions = deleted_hands(tournaments=visible_tournaments(request.user)).filter(
+        deletions = deleted_hands(user=request.user).filter(
             **dict(_lookup(HandFilter.base_filters[name].field_name, value) for name, value in filters.items()
                    if value))
         page = changed_since(rows=hands, deletions=deletions, position=position, limit=changes_limit())

@@ -23,12 +23,14 @@ from tournaments.services.rounds import round_pair_request
 
 from ..openapi_examples import EXAMPLE_STANDINGS
 from ..permissions import TournamentOrganizerWrite, visible_tournaments
+from ..serializers.desk import ClockDecisionSerializer, DirectorActionSerializer
 from ..serializers.individual import ClockActionSerializer, ClockSerializer, RoundDrawsSerializer
 from ..serializers.rounds import (
     RoundPairRequestSerializer, RoundSerializer, StandingsSerializer, TaskAcceptedSerializer, TaskStatusSerializer,
 )
 from .common import validated
 from .conditional import VisitorNotModified
+from .desk import DirectorOnly
 from .tournaments import TOURNAMENT_ID, TournamentChildMixin
 
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
@@ -177,6 +179,29 @@ class RoundViewSet(TournamentChildMixin, VisitorNotModified, mixins.ListModelMix
                 rnd = getattr(clock_services, f"round_clock_{act}")(round=rnd, user=request.user)
             rnd.tournament = self.get_tournament()
         return Response(ClockSerializer(round_clock(rnd)).data)
+
+    @extend_schema(summary="The clock was ended early by mistake: reopen the tables it finished (directors)",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], request=ClockDecisionSerializer,
+                   responses={201: DirectorActionSerializer})
+    @action(detail=True, methods=["post"], url_path="clock/reopen", permission_classes=[DirectorOnly])
+    def clock_reopen(self, request, tournament_id=None, number=None):
+        return self._clock_decision(request, clock_services.round_clock_reopen)
+
+    @extend_schema(summary="The clock was ended early by mistake: keep its results as they stood (directors)",
+                   parameters=[TOURNAMENT_ID, ROUND_NUMBER, ROUND_STAGE], request=ClockDecisionSerializer,
+                   responses={201: DirectorActionSerializer})
+    @action(detail=True, methods=["post"], url_path="clock/keep", permission_classes=[DirectorOnly])
+    def clock_keep(self, request, tournament_id=None, number=None):
+        return self._clock_decision(request, clock_services.round_clock_keep)
+
+    def _clock_decision(self, request, decide):
+        """A director's action on a clock ended early (``clock_reopened``, ``clock_kept``), answered as the desk's
+        actions are; 409 ``clock_not_cut`` unless the clock was ended early and given no time since."""
+        rnd = self.get_object()
+        body = ClockDecisionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        taken = decide(round=rnd, reason=body.validated_data["reason"], user=request.user)
+        return Response(DirectorActionSerializer(taken).data, status=status.HTTP_201_CREATED)
 
 
 def standings_page(request, count: int, limit: int | None, offset: int) -> dict:

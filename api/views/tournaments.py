@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.decorators import action
 
+from tournaments import versions
 from tournaments.access import sees_unpublished
 from tournaments.models import Entry, KeptApart, Tournament
 from tournaments.services.draws import entry_add_player, entry_numbers_set, kept_apart_add, kept_apart_remove
@@ -104,8 +105,9 @@ class TournamentChildMixin:
                                                                                  int(value)), build)
         tournament = self.get_tournament()
         keys, parts = self.answer_versions(self.request, self.kwargs, tournament.pk)
-        if self.sees_unpublished():  # an answer with the rounds not yet published: kept apart from the public's
-            parts = (*parts, "unpublished")
+        if self.sees_unpublished():  # an answer with the rounds not yet published: kept apart from the public's,
+            # and moved by their writes too (which leave the public's stamps as they are: tournaments.versions)
+            keys, parts = (*keys, versions.unpublished_key(tournament.pk)), (*parts, "unpublished")
         return versioned(self.request, keys, parts, build)
 
     def sees_unpublished(self) -> bool:

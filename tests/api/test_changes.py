@@ -176,3 +176,23 @@ def test_the_horizon_waits_for_a_transaction_still_writing(db, settings):
         assert changes_horizon() > started
     finally:
         other.close()
+
+
+def test_a_hand_deleted_in_a_round_not_yet_published_is_listed_only_to_those_who_see_the_round(
+        match, tournament, anon, stranger, organizer, staff):
+    """The deletions follow the rounds' publication as the stored hands do (issue 28)."""
+    from tournaments.models import Round
+    from tournaments.services.publication import round_publish
+
+    Round.objects.filter(pk=match.round_id).update(published_at=None)  # paired while publishing on purpose
+    tournament.auto_publish = False
+    tournament.save(update_fields=["auto_publish"])
+    hand_delete_last(hand=hand_enter(match=match, data=summary("N"))[0])
+    for client in (anon, client_for(stranger)):
+        assert poll(client, "/api/v1/hands/", "0")[0] == []
+        assert poll(client, "/api/v1/hands/", "0", match=match.pk)[0] == []
+        assert poll(client, "/api/v1/hands/", "0", tournament=tournament.pk)[0] == []
+    for user in (organizer, staff):
+        assert [r["deleted"] for r in poll(client_for(user), "/api/v1/hands/", "0", match=match.pk)[0]] == [True]
+    round_publish(round=match.round)
+    assert [r["deleted"] for r in poll(anon, "/api/v1/hands/", "0", match=match.pk)[0]] == [True]

@@ -17,6 +17,7 @@ from tests.api.conftest import client_for
 from tests.factories import UserFactory
 from tests.web.workspace.individual import individual_event, seat_round
 from tournaments.models import DirectorAction, Match, ResultEvent
+from tournaments.services.clock import round_clock_end, round_clock_start
 from tournaments.services.confirmation import acting, personal_codes
 from tournaments.services.desk import desk_action_take
 from tournaments.services.hands import hand_enter
@@ -110,6 +111,8 @@ API = {
     "result-events": (403, 403, 401, 401, 403, 200, 200, 401),
     "action": (403, 403, 401, 401, 403, 201, 201, 401),
     "revert": (403, 403, 401, 401, 403, 200, 200, 401),
+    "clock-reopen": (403, 403, 401, 401, 403, 201, 201, 401),
+    "clock-keep": (403, 403, 401, 401, 403, 201, 201, 401),
 }
 
 
@@ -127,6 +130,11 @@ def _api(hall, step, role):
         return client.post(f"/api/v1/matches/{one.pk}/{step}/", {"reason": "seen the sheet"}, format="json")
     if step == "result-events":
         return client.get(f"/api/v1/matches/{one.pk}/result-events/")
+    if step.startswith("clock-"):  # the round's clock ended early by mistake: reopened, or its results kept
+        round_clock_start(round=one.round, minutes=30)
+        round_clock_end(round=one.round)
+        return client.post(f"/api/v1/tournaments/{tournament.pk}/rounds/{one.round.number}/clock/{step[6:]}/",
+                           {"reason": "ended the wrong round"}, format="json")
     if step == "action":
         return client.post(f"/api/v1/tournaments/{tournament.pk}/actions/", {
             "kind": "forfeit", "match": hall["two"].pk, "params": {"players": [hall["seats"][hall["two"].pk]["W"]]},
@@ -190,11 +198,10 @@ def _page(hall, step, role):
         return client.post(reverse("ws:desk-decide", args=[slug, one.pk]), {"action": step, "reason": "sheet"})
     if step in ("codes", "desk", "actions"):  # the pages these actions are taken from
         return client.get(reverse(f"ws:{'desk-codes' if step == 'codes' else step}", args=[slug]))
-    if step == "action":
-        # (the page's match forms name sides, not an individual event's players: a deduction from an entry)
-        entry = tournament.entries.get(player_id=hall["seats"][hall["two"].pk]["E"])
+    if step == "action":  # a forfeit naming the player absent, as the page's table form sends it
+        two = hall["two"]
         return client.post(reverse("ws:actions-take", args=[slug]), {
-            "kind": "deduction", "entry": entry.pk, "metric": "match_points", "amount": "1", "reason": "late"})
+            "kind": "forfeit", "match": two.pk, "players": [hall["seats"][two.pk]["W"]], "reason": "never came"})
     return client.post(reverse("ws:actions-revert", args=[slug, hall["action"].pk]), {"reason": "a mistake"})
 
 

@@ -191,3 +191,30 @@ def test_the_draws_inputs_name_start_numbers_only():
     assert kept["seed"] == "feedfacefeedface"
     ids = {p.pk for p in people} - set(range(1, 10))
     assert not any(str(i) in str(kept["players"]) for i in ids if i > 99)
+
+
+@pytest.mark.parametrize("forfeited", [False, True])
+def test_a_forfeited_table_is_no_meeting_for_the_next_swiss_draw(forfeited):
+    """As the team Swiss (``rounds.swiss_states``, FIDE C.04): the players of a table whose match was forfeited met
+    nobody there; the draw's kept inputs mark the table, and reverting the forfeit makes it a meeting again."""
+    from tournaments.services.desk import desk_action_revert, desk_action_take
+
+    tournament, people = event(4, fmt="swiss")
+    first = round_pair(tournament=tournament)
+    match = Match.objects.get(round=first)
+    if forfeited:
+        absent = RoundSeat.objects.get(match=match, seat="E").player_id
+        action = desk_action_take(tournament=tournament, kind="forfeit", match=match, reason="never came",
+                                  params={"players": [absent]}).action
+    else:
+        finish(first)
+    second = round_pair(tournament=tournament)
+    kept = RoundDraw.objects.get(round=second)
+    assert [t.get("forfeit", False) for t in kept.inputs["history"][0]["tables"]] == [forfeited]
+    # Four players: a new partnership repeats two opponent pairs of a played round 1, none of a forfeited one.
+    assert kept.result["report"]["repeated_opponents"] == (0 if forfeited else 2)
+    assert round_draw_check(second)["same"] is True
+    if forfeited:
+        desk_action_revert(action=action, reason="he was there after all")
+        inputs, _ = draw_inputs(tournament, 2, "seed")
+        assert inputs.history[0].tables[0].forfeit is False

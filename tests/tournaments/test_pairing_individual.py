@@ -20,6 +20,7 @@ from tournaments.pairing.individual import (
     draw,
     opponents_lower_bound,
 )
+from tournaments.pairing.individual.field import meetings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -295,3 +296,42 @@ def test_the_draw_imports_no_django():
     code = ("import sys, tournaments.pairing.individual.check; "
             "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, timeout=60, check=False).returncode == 0
+
+
+# -- a forfeit is no meeting (FIDE C.04, as the team Swiss reads it) -------------------------------------------------
+
+def test_a_forfeited_table_is_no_meeting():
+    forfeited = PastRound(1, (PastTable(1, (1, 2), (3, 4), forfeit=True), PastTable(2, (5, 6), (7, 8))))
+    partners, opponents = meetings([forfeited])
+    assert partners == {5: {6}, 6: {5}, 7: {8}, 8: {7}}
+    assert opponents == {5: {7, 8}, 6: {7, 8}, 7: {5, 6}, 8: {5, 6}}
+
+
+@pytest.mark.parametrize("forfeit", [False, True])
+def test_swiss_pairs_again_the_partners_of_a_forfeited_table(forfeit):
+    """Four players partnered each other player in rounds 1 to 3; round 1 was forfeited: round 4 draws its
+    partnerships again (played, no partnership is left)."""
+    history = [PastRound(1, (PastTable(1, (1, 2), (3, 4), forfeit=forfeit),)),
+               PastRound(2, (PastTable(1, (1, 3), (2, 4)),)), PastRound(3, (PastTable(1, (1, 4), (2, 3)),))]
+    if not forfeit:
+        assert refusal(inputs("swiss", 4, range(1, 5), history=history)).code == "no_partnership_left"
+        return
+    result = draw(inputs("swiss", 4, range(1, 5), history=history))
+    (table,) = result.tables
+    assert {frozenset(table.ns), frozenset(table.ew)} == {frozenset((1, 2)), frozenset((3, 4))}
+    assert result.report["repeated_partners"] == 0 and result.report["repeated_opponents"] == 4
+
+
+def test_a_forfeited_table_keeps_its_seats_in_a_tables_cycle_and_its_flag_in_json():
+    results, history = cycle(range(1, 9))
+    history[0] = PastRound(1, tuple(PastTable(t.table, t.ns, t.ew, forfeit=t.table == 1) for t in history[0].tables),
+                           history[0].sitting_out)
+    again = draw(inputs("tables", 2, range(1, 9), history=history[:1]))
+    assert again.to_json() == results[1].to_json()  # the rotation reads the seats, forfeited or not
+    data = inputs("swiss", 2, range(1, 9), history=history[:1]).to_json()
+    assert [t.get("forfeit") for t in data["history"][0]["tables"]] == [True, None]
+    assert DrawInputs.from_json(data).history == tuple(history[:1])
+    data["history"][0]["tables"][0]["forfeit"] = "yes"
+    with pytest.raises(DrawError) as caught:
+        DrawInputs.from_json(data)
+    assert (caught.value.code, caught.value.params) == ("inputs_invalid", {"field": "history[0].tables[0].forfeit"})

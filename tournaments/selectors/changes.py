@@ -28,6 +28,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tournaments import access
 from tournaments.models import Hand
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -149,10 +150,15 @@ def changed_since(*, rows: QuerySet, position: Position, limit: int, deletions: 
     return ChangesPage([(kind, row) for _, kind, row in page], cursor_of(end), more, count)
 
 
-def deleted_hands(*, tournaments: QuerySet) -> QuerySet:
-    """Return the records of the hands deleted from the games of ``tournaments`` (history ``-``), with their game."""
-    return (Hand.history.model.objects.filter(history_type="-", game__match__round__tournament__in=tournaments)
-            .select_related("game"))
+def deleted_hands(*, user) -> QuerySet:
+    """Return the records of the hands deleted from the games ``user`` may see (history ``-``), with their game: the
+    hands of the rounds they see, as ``access.visible_hands`` keeps the stored ones (a round not yet published:
+    its organizers', directors' and scorekeepers' alone)."""
+    records = Hand.history.model.objects.filter(
+        history_type="-", game__match__round__tournament__in=access.visible_tournaments(user))
+    if not access.is_unscoped(user):
+        records = records.filter(access.published_q(user, "game__match__round__"))
+    return records.select_related("game")
 
 
 def hand_listed(hand: Hand) -> dict:

@@ -165,9 +165,8 @@ def _save_status(match: Match) -> None:
     from tournaments.services.results import match_result_changed
 
     update(match, STATUS_FIELDS)
-    tournament_id = match.round.tournament_id
-    versions.match_changed(match.pk, tournament_id, at_commit=True)
-    versions.results_changed(tournament_id)
+    versions.match_saved(match, at_commit=True)
+    versions.round_saved(match.round)
     match_result_changed(match=match)
 
 

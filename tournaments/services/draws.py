@@ -120,8 +120,11 @@ def kept_apart_remove(*, pair: KeptApart, user=None) -> None:
 
 def _history(tournament: Tournament, number_of: dict[int, int], before: int, stage=None
              ) -> tuple[individual.PastRound, ...]:
-    """The stage's rounds before ``before`` as the pure draw reads them: start numbers at each table."""
+    """The stage's rounds before ``before`` as the pure draw reads them: start numbers at each table, a table whose
+    match was forfeited (the director's desk: players absent, the match not played) marked ``forfeit``: no meeting,
+    as the team Swiss reads it (``rounds.swiss_states``, FIDE C.04)."""
     rounds: dict[int, dict] = {}
+    forfeited: set[tuple[int, int]] = set()
     scope = {"round__stage": stage} if stage is not None else {"round__tournament": tournament}
     for seat in (RoundSeat.objects.filter(**scope, round__number__lt=before)
                  .select_related("round", "match").order_by("round__number", "match__table", "seat")):
@@ -131,9 +134,12 @@ def _history(tournament: Tournament, number_of: dict[int, int], before: int, sta
             continue
         table = rounds[seat.round.number]["tables"].setdefault(seat.match.table, {})
         table[seat.seat] = number_of[seat.player_id]
+        if seat.match.forfeit and seat.match.status == Match.Status.FINISHED:
+            forfeited.add((seat.round.number, seat.match.table))
     past = []
     for number in sorted(rounds):
-        tables = tuple(individual.PastTable(table=t, ns=(s["N"], s["S"]), ew=(s["E"], s["W"]))
+        tables = tuple(individual.PastTable(table=t, ns=(s["N"], s["S"]), ew=(s["E"], s["W"]),
+                                            forfeit=(number, t) in forfeited)
                        for t, s in sorted(rounds[number]["tables"].items()) if len(s) == 4)
         past.append(individual.PastRound(number=number, tables=tables,
                                          sitting_out=tuple(sorted(rounds[number]["out"]))))

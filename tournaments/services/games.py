@@ -271,12 +271,11 @@ def forfeit_game_points(tournament: Tournament) -> int:
 
 def match_result_saved(match: Match, moved: bool) -> None:
     """What follows a match's saved result: its version stamps (what the save signal's receiver does) and,
-    when its status ``moved``, its round's status."""
-    tournament_id = match.round.tournament_id
-    versions.match_changed(match.pk, tournament_id, at_commit=True)  # the services read no stamp meanwhile
+    when its status ``moved``, its round's status (a round not yet published: the stamps of those who see it)."""
+    versions.match_saved(match, at_commit=True)  # the services read no stamp meanwhile
     if moved:
         round_refresh_status(match.round_id)
-        versions.results_changed(tournament_id)  # the round's status, shown with its tables
+        versions.round_saved(match.round)  # the round's status, shown with its tables
 
 
 def round_refresh_status(round_id: int) -> None:

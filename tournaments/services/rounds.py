@@ -31,7 +31,7 @@ from tournaments.pairing import knockout, round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.types import Pairing, TeamState, reasons_kept
 from tournaments.ranking import compute_standings
-from tournaments import queue
+from tournaments import queue, versions
 from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.games import match_result_apply
 from tournaments.selectors import confirmation
@@ -102,8 +102,9 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
                 pairings = _round_robin(tournament, stage, next_number)
             report({"stage": "saving", "round": next_number, "matches": len(pairings)})
             rnd = _save_round(tournament, stage, next_number, pairings)
-        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
-            status=Tournament.Status.RUNNING)
+        if Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
+                status=Tournament.Status.RUNNING):
+            versions.tournament_changed(tournament.pk)  # its status: a round not yet published moves no other stamp
         # A new round's byes (and absences) count in the standings at once.
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
         publish_tournament_changed(tournament.pk)

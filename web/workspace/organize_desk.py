@@ -10,15 +10,17 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import access
-from tournaments.models import DirectorAction, Entry, Match, Tournament
+from tournaments.models import DirectorAction, Entry, Match, Player, RoundSeat, Tournament
 from tournaments.services.desk import desk_action_revert, desk_action_take
 from tournaments.services.desk_preview import desk_action_preview
 from tournaments.services.errors import ServiceError
 
+from ..pages_individual import seat_name
 from .organize_common import login_url, refusal
 
 #: What each kind's form sends besides the match or entry and the reason: (field, whole number or a choice).
@@ -31,6 +33,13 @@ FIELDS = {
     "decision": (("winner", str),),
     "withdrawal_event": (),
     "deduction": (("metric", str), ("amount", int)),
+}
+#: In an individual event absence, a withdrawal mid-match and a penalty are a player's (the API's ``players`` and
+#: ``player``): their forms name the players of the table chosen on the page (``?match=``).
+PLAYER_FIELDS = {
+    "forfeit": (("players", list),),
+    "withdrawal": (("player", int),),
+    "penalty": (("player", int), ("points", int)),
 }
 
 
@@ -60,7 +69,21 @@ def _directs(view):
 
 #: The fields a refused form shows again as they were sent.
 KEPT = ("match", "entry", "reason", "absent", "side", "games_won_ns", "games_won_ew", "points_ns", "points_ew",
-        "winner", "points", "metric", "amount")
+        "winner", "points", "metric", "amount", "player")
+SEAT_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
+def _table(request, tournament, matches, kind) -> tuple[Match | None, list[dict]]:
+    """An individual event's table chosen on the page (``?match=``, or the refused form's), with its seated players
+    in seat order (N, E, S, W): ``{"id", "name", "seat"}`` each."""
+    if not tournament.is_individual:
+        return None, []
+    wanted = request.POST.get("match") if kind in PLAYER_FIELDS else request.GET.get("match")
+    chosen = next((m for m in matches if str(m.pk) == (wanted or "").strip()), None)
+    if chosen is None:
+        return None, []
+    seats = sorted(RoundSeat.objects.filter(match=chosen).select_related("player"), key=lambda s: SEAT_ORDER[s.seat])
+    return chosen, [{"id": s.player_id, "name": s.player.name, "seat": seat_name(s.seat)} for s in seats]
 
 
 def _page(request, tournament, *, error=None, kind=None, status=200, preview=None):
@@ -72,11 +95,16 @@ def _page(request, tournament, *, error=None, kind=None, status=200, preview=Non
                    .select_related("match__round", "match__ns", "match__ew", "entry__team", "entry__player", "actor",
                                    "reverted_by").order_by("-created_at", "-id"))
     names = kind_names()
+    named = {p for a in actions for p in [*a.params.get("players", []), a.params.get("player")] if isinstance(p, int)}
+    people = dict(Player.objects.filter(pk__in=named).values_list("pk", "name")) if named else {}
+    chosen, seated = _table(request, tournament, matches, kind)
     return render(request, "web/workspace/organize/desk.html", {
         "tournament": tournament, "tab": "actions", "matches": matches, "entries": entries,
-        "actions": [{"action": a, "kind": names.get(a.kind, a.kind), "params": _shown(a)} for a in actions],
+        "actions": [{"action": a, "kind": names.get(a.kind, a.kind), "params": _shown(a, people)} for a in actions],
         "kinds": names, "error": error, "error_kind": kind, "preview": preview,
         "preview_kind": names.get(kind, kind) if preview is not None else "",
+        "chosen": chosen, "seated": seated,
+        "keep_players": request.POST.getlist("players") if kind else [],
         "keep": {f: (request.POST.get(f, "") if kind else "") for f in KEPT},
         "knockout": tournament.format == tournament.Format.KNOCKOUT,
         "award": {"remaining": _("the remaining games go to the opponents at the target"),
@@ -84,10 +112,14 @@ def _page(request, tournament, *, error=None, kind=None, status=200, preview=Non
     }, status=status)
 
 
-def _shown(action: DirectorAction) -> str:
-    """An action's parameters as a line (its own words are the reason's)."""
+def _shown(action: DirectorAction, people: dict[int, str]) -> str:
+    """An action's parameters as a line (its own words are the reason's); an individual event's players by name
+    (``people``)."""
     p = action.params
     sides = {"ns": _("NS"), "ew": _("EW"), "both": _("both"), "draw": _("a draw")}
+    if "players" in p or "player" in p:  # an individual event's: the players it names, not their side
+        sides = {**sides, "players": ", ".join(people.get(n, "?") for n in p.get("players") or [p.get("player")])}
+        p = {**p, "absent": "players", "side": "players"}
     if action.kind == "forfeit":
         return _("absent: %(side)s") % {"side": sides.get(p.get("absent"), "?")}
     if action.kind == "withdrawal":
@@ -116,16 +148,22 @@ def desk(request, tournament):
     return _page(request, tournament)
 
 
-def _params(kind: str, post) -> dict:
+def _whole(value: str):
+    try:
+        return int(value)
+    except ValueError:
+        return value  # the service refuses it with its words (``action_params``)
+
+
+def _params(kind: str, post, tournament) -> dict:
     params = {}
-    for name, kind_of in FIELDS[kind]:
+    fields = PLAYER_FIELDS if tournament.is_individual and kind in PLAYER_FIELDS else FIELDS
+    for name, kind_of in fields[kind]:
+        if kind_of is list:  # the players ticked
+            params[name] = [_whole(v.strip()) for v in post.getlist(name)]
+            continue
         value = (post.get(name) or "").strip()
-        if kind_of is int:
-            try:
-                value = int(value)
-            except ValueError:
-                pass  # the service refuses it with its words (``action_params``)
-        params[name] = value
+        params[name] = _whole(value) if kind_of is int else value
     return params
 
 
@@ -145,17 +183,19 @@ def desk_take(request, tournament):
     if request.POST.get("preview"):
         try:
             found = desk_action_preview(tournament=tournament, kind=kind, reason=request.POST.get("reason", ""),
-                                        user=request.user, match=match, entry=entry, params=_params(kind, request.POST))
+                                        user=request.user, match=match, entry=entry, params=_params(kind, request.POST, tournament))
         except ServiceError as exc:
             return _page(request, tournament, error=refusal(exc.code, params=exc.params), kind=kind, status=400)
         return _page(request, tournament, kind=kind, preview=found)
     try:
         outcome = desk_action_take(tournament=tournament, kind=kind, reason=request.POST.get("reason", ""),
-                                   user=request.user, match=match, entry=entry, params=_params(kind, request.POST))
+                                   user=request.user, match=match, entry=entry, params=_params(kind, request.POST, tournament))
     except ServiceError as exc:
         return _page(request, tournament, error=refusal(exc.code, params=exc.params), kind=kind, status=400)
     messages.success(request, _("%(kind)s recorded.") % {"kind": kind_names()[kind]})
     _say_kept(request, outcome.rounds_kept)
+    if tournament.is_individual and kind in PLAYER_FIELDS:  # back at the same table
+        return redirect(f"{reverse('ws:actions', args=[tournament.slug])}?match={match.pk}#desk-table")
     return redirect("ws:actions", tournament.slug)
 
 

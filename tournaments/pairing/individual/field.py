@@ -21,11 +21,13 @@ Graph = dict[int, set[int]]
 
 
 def meetings(rounds: Iterable[PastRound]) -> tuple[Graph, Graph]:
-    """Who partnered and who opposed whom in these rounds (empty seats skipped)."""
+    """Who partnered and who opposed whom in these rounds (empty seats skipped; a forfeited table is no meeting)."""
     partners: Graph = {}
     opponents: Graph = {}
     for past in rounds:
         for table in past.tables:
+            if table.forfeit:
+                continue
             ns = [p for p in table.ns if p is not None]
             ew = [p for p in table.ew if p is not None]
             for side in (ns, ew):

@@ -31,11 +31,14 @@ class DrawPlayer:
 
 @dataclass(frozen=True)
 class PastTable:
-    """A table of an earlier round; a seat left empty after a withdrawal is None."""
+    """A table of an earlier round; a seat left empty after a withdrawal is None. ``forfeit``: its match was not
+    played (the director's desk: players absent), so its four met nobody there (FIDE's Swiss rules, C.04, do not
+    count a game lost by an absence as played); the table still stands in its round (a ``tables`` cycle's seats)."""
 
     table: int
     ns: tuple[int | None, int | None]
     ew: tuple[int | None, int | None]
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,8 @@ class DrawInputs:
             "history": [
                 {
                     "number": r.number,
-                    "tables": [{"table": t.table, "ns": list(t.ns), "ew": list(t.ew)} for t in r.tables],
+                    "tables": [{"table": t.table, "ns": list(t.ns), "ew": list(t.ew),
+                                **({"forfeit": True} if t.forfeit else {})} for t in r.tables],
                     "sitting_out": list(r.sitting_out),
                 }
                 for r in self.history
@@ -97,6 +101,7 @@ class DrawInputs:
                         table=_int(_get(t, "table", where), f"{where}.table"),
                         ns=_seats(_get(t, "ns", where), f"{where}.ns"),
                         ew=_seats(_get(t, "ew", where), f"{where}.ew"),
+                        forfeit=_bool(t.get("forfeit", False), f"{where}.forfeit"),
                     )
                     for k, t in enumerate(_list(_get(r, "tables", f"history[{i}]"), f"history[{i}].tables"))
                     for where in [f"history[{i}].tables[{k}]"]
@@ -182,6 +187,11 @@ def _int(value: Any, where: str) -> int:
 
 def _opt_int(value: Any, where: str) -> int | None:
     return None if value is None else _int(value, where)
+
+
+def _bool(value: Any, where: str) -> bool:
+    _require(isinstance(value, bool), where)
+    return value
 
 
 def _str(value: Any, where: str) -> str:
