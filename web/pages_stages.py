@@ -165,7 +165,8 @@ def bracket_matches(tournament: Tournament, stage: Stage | None = None) -> tuple
         out.append(BracketMatch(
             m.round.number, m.table, side(m.ns, m.games_won_ns, decided), side(m.ew, m.games_won_ew, decided),
             winner=m.winner if m.winner in ("ns", "ew") else "", bye=m.ew_id is None,
-            third_place=_is_third_place(m), href=reverse("web:match", args=[slug, m.pk])))
+            third_place=_is_third_place(m), href=reverse("web:match", args=[slug, m.pk]),
+            walkover=any(code == "walkover_opponent_withdrew" for code, *_ in (m.why or []))))
     return size, out
 
 

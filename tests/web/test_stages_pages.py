@@ -198,3 +198,17 @@ def test_the_bracket_says_the_winner_and_third_place_above_it(client, db):
     third = final.matches.get(table=2).ns.name
     assert f"Winner: {winner}." in ko and f"Third place: {third}." in ko
     assert ko.index("Winner:") < ko.index('class="bracket-scroll"')
+
+
+def test_the_bracket_writes_a_walkover_where_a_team_withdrew(client, db):
+    from tests.tournaments.test_stages_knockout_extras import knockout_after_pools
+    from tests.tournaments.test_stages_life import withdraw
+    from tournaments.services.rounds import round_pair
+
+    tournament, teams, user, stage = knockout_after_pools(n=8, pools=2)
+    first = round_pair(tournament=tournament).matches.order_by("table").first()
+    html = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
+    assert "w/o" not in html
+    withdraw(tournament, first.ns_id)
+    html = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
+    assert "w/o" in html and "goes on by a walkover" in html
