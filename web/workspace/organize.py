@@ -54,11 +54,14 @@ def dashboard(request, tournament):
     fmt = stage.format if stage else tournament.format
     unfinished = (last.tables - last.finished) if last else 0
     stage_over = step.played and step.next_stage is not None and step.next_stage.status == Stage.Status.PENDING
+    # A multi-stage event's last stage, played out, is closed by its organizer, which finishes the event.
+    last_stage_over = (step.played and step.next_stage is None and step.stages > 1
+                       and stage.status == Stage.Status.RUNNING)
     return render(request, "web/workspace/organize/dashboard.html", {
         "tournament": tournament, "facts": pages.tournament_facts(tournament), "tab": "dashboard",
         "active": entries.count(False), "withdrawn": entries.count(True),
         "rounds": [{"round": r, "status": vocabulary.ROUND_STATUS.get(r.status, r.status)} for r in rounds],
-        "step": step, "stage_over": stage_over,
+        "step": step, "stage_over": stage_over, "last_stage_over": last_stage_over,
         "stage_format": pages_stages.format_name(fmt) if stage else "",
         "stage_status": pages_stages.STAGE_STATUS.get(stage.status, "") if stage else "",
         "last": last, "next_number": step.next_number,
@@ -67,7 +70,7 @@ def dashboard(request, tournament):
         "last_unfinished": unfinished > 0, "unfinished": unfinished,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
         "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
-        "all_paired": not stage_over and bool(
+        "all_paired": not stage_over and not last_stage_over and bool(
             (last and fmt in (Tournament.Format.SWISS, Tournament.Format.TABLES) and last.number >= stage.rounds)
             or (step.played and step.next_stage is None)),
         "under_way": _pairing_under_way(tournament),

@@ -105,7 +105,9 @@ def test_the_final_played_offers_no_next_round(client):
         round_pair(tournament=tournament)
     final = page(client, "ws:round", tournament, rnd.number, query="?stage=2")
     assert "Pair stage 2" not in final
-    assert "Pair stage 2" not in page(client, "ws:tournament", tournament)
+    dashboard = page(client, "ws:tournament", tournament)
+    assert "Pair stage 2" not in dashboard
+    assert "Stage 2, the last, is played: close it on the Stages page to finish the event." in dashboard
 
 
 def test_changes_and_publication_come_back_to_the_stages_round(client):
