@@ -4,12 +4,14 @@
 from django import template
 from django.urls import reverse
 
+from web import round_names
+
 register = template.Library()
 
 
 def stage_query(rnd) -> str:
-    """``?stage=2`` for a later stage's round, nothing for stage 1's (its stage read with it, else one query)."""
-    stage = rnd.stage.number if rnd.stage_id else 1
+    """``?stage=2`` for a later stage's round, nothing for stage 1's (``round_names.stage_number``)."""
+    stage = round_names.stage_number(rnd)
     return "" if stage == 1 else f"?stage={stage}"
 
 
