@@ -41,5 +41,5 @@ EXPOSE 8000
 # One container serves everything: gunicorn (config/gunicorn.py; WEB_CONCURRENCY workers) with uvicorn
 # workers, the live pages' WebSockets in the event loop and HTTP in ASGI_HTTP_THREADS threads a worker
 # (config/asgi.py); the channel layer on Redis carries the live updates between the workers.
-# docker-compose runs this command as "live" and HTTP from "web" (threaded WSGI workers) behind nginx.
+# docker-compose runs this command as "live" and HTTP from "web" (sync WSGI workers) behind nginx.
 CMD ["gunicorn", "config.asgi:application", "-c", "python:config.gunicorn", "-k", "config.uvicorn_worker.Worker"]

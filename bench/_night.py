@@ -513,7 +513,7 @@ class Bench:
         recreate_database(self.db_admin, self.name)
         django.setup()
 
-    def start(self, *, web_workers: int, web_threads: int) -> None:
+    def start(self, *, web_workers: int | None = None, web_threads: int | None = None) -> None:
         """Start the production set and the Celery processes; wait until they answer."""
         servers_log = open(os.path.join(self.directory, "servers.log"), "w")  # noqa: SIM115 - web, live
         self.production = Production(self.env, free_port(), web_workers=web_workers, web_threads=web_threads,

@@ -202,6 +202,16 @@ def compose_environment(service: str) -> dict[str, str]:
     return {key: str(value) for key, value in environment.items()}
 
 
+def compose_default(service: str, name: str) -> str:
+    """The value docker-compose.yml gives ``name`` for ``service`` when the environment does not set it
+    (``${NAME:-default}``'s default, or the value as written)."""
+    import re
+
+    value = compose_environment(service)[name]
+    match = re.fullmatch(r"\$\{\w+:-([^}]*)\}", value)
+    return match.group(1) if match else value
+
+
 def nginx_config(directory: str, proxy_port: int, web_port: int, live_port: int) -> str:
     """Write a main nginx.conf in ``directory`` around deploy/nginx's template, filled in as the nginx image
     fills it (``${NAME}`` from the environment; nginx's own ``$names`` left alone); return its path."""
@@ -241,15 +251,20 @@ http {{
 
 class Production:
     """docker-compose's proxy, web and live on this machine: nginx (Debian's, from deploy/nginx's template) on
-    ``port``, web (gunicorn's threaded workers) and live (uvicorn workers) behind it, each in a process group
-    of its own, with the commands docker-compose.yml gives them. Without nginx (``proxy=False``, or none
-    installed) web answers on ``port`` itself and live on ``live_port``.
+    ``port``, web (gunicorn's sync workers; threaded with ``web_threads`` above 1) and live (uvicorn workers)
+    behind it, each in a process group of its own, with the commands docker-compose.yml gives them; web's
+    workers and threads by default as the compose file's. Without nginx (``proxy=False``, or none installed)
+    web answers on ``port`` itself and live on ``live_port``.
     """
 
-    def __init__(self, env: dict, port: int, *, web_workers: int = 2, web_threads: int = 4, live_workers: int = 1,
-                 asgi_http_threads: int = 2, proxy: bool = True, directory: str | None = None, **popen):
+    def __init__(self, env: dict, port: int, *, web_workers: int | None = None, web_threads: int | None = None,
+                 live_workers: int = 1, asgi_http_threads: int = 2, proxy: bool = True, directory: str | None = None,
+                 **popen):
         import shutil
         import tempfile
+
+        web_workers = web_workers or int(compose_default("web", "WEB_CONCURRENCY"))
+        web_threads = web_threads or int(compose_default("web", "WEB_THREADS"))
 
         self.port = port
         self.proxy = proxy and shutil.which("nginx") is not None

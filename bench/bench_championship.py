@@ -73,6 +73,7 @@ from _night import (
     scorekeeper_tokens,
     stored_once,
 )
+from _servers import compose_default
 
 HAND_EVERY = (10.0, 20.0)   # seconds between a table's hands: 15 on average, ten times a hall's pace
 ROUND_MINUTES = 30          # a hall that gives 90 minutes to a table's cycle of three rounds
@@ -237,8 +238,10 @@ def main():
                                                              "hands")
     parser.add_argument("--setup-only", action="store_true", help="load the evening, print its timings, stop")
     parser.add_argument("--seed", type=int, default=26)
-    parser.add_argument("--web-workers", type=int, default=2, help="web's WEB_CONCURRENCY (docker-compose's default)")
-    parser.add_argument("--web-threads", type=int, default=4, help="web's WEB_THREADS (docker-compose's default)")
+    parser.add_argument("--web-workers", type=int, default=int(compose_default("web", "WEB_CONCURRENCY")),
+                        help="web's WEB_CONCURRENCY (docker-compose's default)")
+    parser.add_argument("--web-threads", type=int, default=int(compose_default("web", "WEB_THREADS")),
+                        help="web's WEB_THREADS (docker-compose's default; above 1, threaded workers)")
     parser.add_argument("--redis-db", type=int, default=8)
     parser.add_argument("--keep", action="store_true", help="keep the bench database and the servers' logs")
     args = parser.parse_args()

@@ -9,7 +9,7 @@ table, named in the tournament, with an API token. Then it starts what docker-co
 with the command docker-compose.yml gives it (``_night.Bench``, over ``_servers.Production`` and
 ``compose_command``; the load generator and the measures are ``_night``'s too, shared with
 bench_championship):
-nginx, web (--web-workers × --web-threads, 2 × 4 as docker-compose), live (1 worker), a Celery worker (``-Q celery``, concurrency 2),
+nginx, web (--web-workers × --web-threads, 4 sync workers as docker-compose), live (1 worker), a Celery worker (``-Q celery``, concurrency 2),
 the standings worker (``-Q standings -c 1``) and beat. The write throttle is raised (a scorekeeper
 never posts 600 hands a minute; --no-think does); everything else is the settings' default.
 
@@ -75,6 +75,7 @@ from _night import (
     scorekeeper_tokens,
     stored_once,
 )
+from _servers import compose_default
 
 THINK_SECONDS = (5.0, 15.0)
 GOAL_HAND_P95 = 0.300
@@ -185,8 +186,10 @@ def main():
                                                                    "are on WebSockets)")
     parser.add_argument("--no-think", action="store_true", help="one more night, the hands posted back to back")
     parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--web-workers", type=int, default=2, help="web's WEB_CONCURRENCY (docker-compose's default)")
-    parser.add_argument("--web-threads", type=int, default=4, help="web's WEB_THREADS (docker-compose's default)")
+    parser.add_argument("--web-workers", type=int, default=int(compose_default("web", "WEB_CONCURRENCY")),
+                        help="web's WEB_CONCURRENCY (docker-compose's default)")
+    parser.add_argument("--web-threads", type=int, default=int(compose_default("web", "WEB_THREADS")),
+                        help="web's WEB_THREADS (docker-compose's default; above 1, threaded workers)")
     parser.add_argument("--redis-db", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the bench database and the servers' logs")
     args = parser.parse_args()

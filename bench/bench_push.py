@@ -259,7 +259,7 @@ def main():
         from django.db import connections
 
         connections.close_all()
-        bench.start(web_workers=2, web_threads=4)
+        bench.start()
         logs = Logs(bench.directory)
         ok = night(args, bench, logs, data, tokens)
     finally:

@@ -1,7 +1,7 @@
 """Benchmark (#24): the production set's read paths against two sync gunicorn workers, side by side in one run.
 
-Is docker-compose's production set (nginx in front of web, gunicorn's threaded workers, and live, the
-ASGI server) at least as fast on the reads as the plain sync server it replaced? For each read path
+Is docker-compose's production set (nginx in front of web, gunicorn's sync workers, and live, the
+ASGI server) at least as fast on the reads as two plain sync workers without the proxy? For each read path
 (scoreboard of 59 hands 200, its 304, round 304, standings of 64 teams 200, the standings page's 304)
 and each connection count (--connections, 8 and 64), the goal is the production set's requests a
 second at least 0.9 of the same path under ``gunicorn config.wsgi:application -w 2 -k sync``.
@@ -14,9 +14,10 @@ round 1 paired, one match with 59 hands, some results, standings computed), then
 same database and Redis database, side by side:
 
 * the production set (``_servers.Production``: nginx from deploy/nginx's template, logging every
-  request as the image does, web with the command docker-compose gives it, 2 workers × WEB_THREADS 4,
-  no access log of its own (the compose file's ACCESS_LOG=0), and live), measured through nginx
-  and, to show the proxy's cost, on web directly;
+  request as the image does, web with the command and workers docker-compose gives it (4 sync workers;
+  --web-workers and --web-threads to measure others, threaded workers above one thread), no access log
+  of its own (the compose file's ACCESS_LOG=0), and live), measured through nginx and, to show the
+  proxy's cost, on web directly;
 * the baseline, ``gunicorn config.wsgi:application -w 2 -k sync`` on a port of its own.
 
 No Celery worker runs: the loading computes the standings itself, and the recomputes its hands
@@ -48,7 +49,17 @@ import urllib.error
 import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
-from _servers import ROOT, Production, cpu_seconds, free_port, group_pids, reads_data, recreate_database, stop_server
+from _servers import (
+    ROOT,
+    Production,
+    compose_default,
+    cpu_seconds,
+    free_port,
+    group_pids,
+    reads_data,
+    recreate_database,
+    stop_server,
+)
 
 GOAL = 0.9
 
@@ -86,7 +97,10 @@ def main():
     parser.add_argument("--seconds", type=float, default=5.0, help="each wrk window")
     parser.add_argument("--windows", type=int, default=3, help="windows of each server, per path and connection count")
     parser.add_argument("--connections", default="8,64", help="comma-separated connection counts")
-    parser.add_argument("--web-threads", type=int, default=4, help="the production set's WEB_THREADS")
+    parser.add_argument("--web-workers", type=int, default=int(compose_default("web", "WEB_CONCURRENCY")),
+                        help="the production set's WEB_CONCURRENCY (docker-compose's by default)")
+    parser.add_argument("--web-threads", type=int, default=int(compose_default("web", "WEB_THREADS")),
+                        help="the production set's WEB_THREADS (docker-compose's by default; above 1, threaded workers)")
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--keep", action="store_true", help="keep the bench database")
     args = parser.parse_args()
@@ -118,7 +132,7 @@ def main():
         from django.db import connections
 
         connections.close_all()
-        production = Production(env, free_port(), web_workers=2, web_threads=args.web_threads,
+        production = Production(env, free_port(), web_workers=args.web_workers, web_threads=args.web_threads,
                                 stdout=subprocess.DEVNULL).start()
         sync_port = free_port()
         baseline = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "-w", "2",
@@ -142,7 +156,9 @@ def main():
             "direct": (f"http://127.0.0.1:{production.web_port}", {web_master}),
         }
         order = ["production", "sync", "direct"]
-        print(f"production: nginx on {production.port} -> web (2 workers x {args.web_threads} threads) and live; "
+        kind = "threaded" if args.web_threads > 1 else "sync"
+        print(f"production: nginx on {production.port} -> web ({args.web_workers} {kind} workers x {args.web_threads} "
+              f"threads) and live; "
               f"sync: gunicorn -w 2 -k sync on {sync_port}; direct: web on {production.web_port}")
         print(f"PostgreSQL {name}, Redis db {args.redis_db}; {os.cpu_count()} CPUs; "
               f"{args.windows} windows of {args.seconds:g} s each, connections {counts}")

@@ -1,7 +1,7 @@
 """ASGI entry point: the live pages' WebSockets (Channels), and HTTP through Django's WSGI handler.
 
 In docker-compose this server (``live``) serves the WebSockets under ``/ws/`` behind the proxy, and
-the HTTP requests go to ``web`` (gunicorn's threaded workers, ``config.wsgi``). Run alone (the
+the HTTP requests go to ``web`` (gunicorn's sync workers, ``config.wsgi``). Run alone (the
 Docker image's default command, a one-container install) it serves both:
 
     gunicorn config.asgi:application -c python:config.gunicorn -k config.uvicorn_worker.Worker

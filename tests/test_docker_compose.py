@@ -123,7 +123,9 @@ def test_beat_runs_celery_beat_once(services):
     assert "ports" not in services["beat"] and "deploy" not in services["beat"], "one beat, no replicas"
 
 
-def test_live_runs_the_dockerfile_command_and_web_the_threaded_workers(services, dockerfile):
+def test_live_runs_the_dockerfile_command_and_web_the_sync_workers(services, dockerfile, monkeypatch):
+    import importlib
+
     from config import gunicorn as server_settings
 
     # The image alone: ASGI under uvicorn workers, HTTP and the live pages' WebSockets (docker-compose's live).
@@ -132,10 +134,20 @@ def test_live_runs_the_dockerfile_command_and_web_the_threaded_workers(services,
     assert gunicorn[:2] == ["gunicorn", "config.asgi:application"]
     assert gunicorn[gunicorn.index("-k") + 1] == "config.uvicorn_worker.Worker"
     assert gunicorn[gunicorn.index("-c") + 1] == "python:config.gunicorn"
-    # HTTP behind the proxy: Django's WSGI handler in gunicorn's threaded workers.
+    # HTTP behind the proxy: Django's WSGI handler in gunicorn's sync workers (bench/bench_server.py), threaded
+    # ones when WEB_THREADS asks for more than one thread.
     web = command(services["web"])
     assert web == ["gunicorn", "config.wsgi:application", "-c", "python:config.gunicorn"]
-    assert server_settings.worker_class == "gthread"
+    try:
+        monkeypatch.setenv("WEB_THREADS", app_env(services, "web")["WEB_THREADS"])
+        assert importlib.reload(server_settings).worker_class == "sync"
+        monkeypatch.setenv("WEB_THREADS", "4")
+        assert importlib.reload(server_settings).worker_class == "gthread"
+        monkeypatch.delenv("WEB_THREADS")
+        assert importlib.reload(server_settings).worker_class == "sync"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(server_settings)
     port = server_settings.bind.rsplit(":", 1)[1]
     assert ("EXPOSE", port) in dockerfile
     assert services["web"]["expose"] == services["live"]["expose"] == [port]
@@ -160,8 +172,10 @@ def test_the_proxy_is_the_one_address(services):
 
 
 def test_web_workers_come_from_the_environment(services, dockerfile):
-    assert app_env(services, "web")["WEB_CONCURRENCY"] == "2"
-    assert app_env(services, "web", {"SECRET_KEY": "k", "WEB_CONCURRENCY": "4"})["WEB_CONCURRENCY"] == "4"
+    # web: 4 sync workers, one connection each (README "Sizing"); the image alone: 2 uvicorn workers.
+    assert app_env(services, "web")["WEB_CONCURRENCY"] == "4"
+    assert app_env(services, "web")["WEB_THREADS"] == "1"
+    assert app_env(services, "web", {"SECRET_KEY": "k", "WEB_CONCURRENCY": "8"})["WEB_CONCURRENCY"] == "8"
     env = dict(arg.split("=", 1) for keyword, args in dockerfile if keyword == "ENV" for arg in args.split())
     assert env["WEB_CONCURRENCY"] == "2"
 
@@ -438,7 +452,7 @@ class Stack:
         env = dict(self.base_env)
         env.update(app_env(self.services, name, {"SECRET_KEY": "compose-test-" + uuid.uuid4().hex}))
         env["DATABASE_URL"], env["REDIS_URL"] = self.db_url, self.redis_url
-        env["WEB_CONCURRENCY"] = "1"  # a small machine; the file's default (2) is checked above
+        env["WEB_CONCURRENCY"] = "1"  # a small machine; the file's defaults are checked above
         return env
 
     def command(self, name: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""The production set, as docker-compose runs it: nginx (deploy/nginx's template), web (gunicorn's threaded
+"""The production set, as docker-compose runs it: nginx (deploy/nginx's template), web (gunicorn's sync
 workers, config.wsgi) and live (uvicorn workers, config.asgi), real processes on the test database
 (``bench/_servers.Production``, which the benchmarks use too).
 
@@ -88,7 +88,8 @@ def readable_paths() -> list[str]:
 def test_more_requests_than_connections_through_the_proxy_answer_200(tmp_path):
     paths = readable_paths()
     port = free_port()
-    with production_set(server_env("production-set", 60), port, web_workers=1, web_threads=2, live_workers=1,
+    # web as docker-compose runs it, sync workers (one connection each), two of them here.
+    with production_set(server_env("production-set", 60), port, web_workers=2, web_threads=1, live_workers=1,
                         asgi_http_threads=2, directory=str(tmp_path)) as production:
         assert production.proxy and production.bound == 2 + 3
         statuses, most = hammer([f"http://127.0.0.1:{port}{p}" for p in paths], clients=48, each=8)
@@ -126,7 +127,7 @@ def test_a_forwarded_for_from_the_host_itself_is_not_believed(server, tmp_path):
     """TRUSTED_PROXIES=0: guesses at six accounts, each with another X-Forwarded-For, all count against the
     socket's address, which is locked out at its limit (six)."""
     UserFactory(username="victim").set_password("right")
-    with production_set(limits_env(TRUSTED_PROXIES="0"), free_port(), web_workers=1, web_threads=2, proxy=False,
+    with production_set(limits_env(TRUSTED_PROXIES="0"), free_port(), web_workers=1, web_threads=1, proxy=False,
                         directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port if server == 'web' else production.live_port}"
         assert [guess(base, f"nobody-{i}", random_ip()) for i in range(5)] == [400] * 5
@@ -137,7 +138,7 @@ def test_a_forwarded_for_from_the_host_itself_is_not_believed(server, tmp_path):
 def test_trusted_proxies_is_read_by_the_application_not_the_server(tmp_path):
     """TRUSTED_PROXIES=1 without a proxy: the last X-Forwarded-For entry is the client (the server passed the
     header on untouched), so six addresses each stay under the limit."""
-    with production_set(limits_env(TRUSTED_PROXIES="1"), free_port(), web_workers=1, web_threads=2, proxy=False,
+    with production_set(limits_env(TRUSTED_PROXIES="1"), free_port(), web_workers=1, web_threads=1, proxy=False,
                         directory=str(tmp_path)) as production:
         base = f"http://127.0.0.1:{production.port}"
         addresses = [f"198.51.100.{i}" for i in range(1, 8)]
