@@ -4,7 +4,7 @@ Needs PostgreSQL (DATABASE_URL). Creates a throw-away database on that server
 (``<name>_probe_faults``, dropped at the end unless --keep), starts a private redis-server on a free
 loopback port (no persistence) as the cache, Celery broker and channel layer, loads a public
 Belgian tournament, starts the production set as docker-compose runs it (``_servers.Production``:
-nginx from deploy/nginx's template when Debian's nginx is installed, web's threaded workers and
+nginx from deploy/nginx's template when Debian's nginx is installed, web's sync workers and
 live's uvicorn workers; DEBUG=0, SECURE_HTTPS=0, TRUSTED_PROXIES=1 behind nginx) and probes through
 its one address:
 
