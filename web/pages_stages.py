@@ -207,6 +207,32 @@ def knockout_stage(tournament: Tournament, stages: list[dict]) -> Stage | None:
     return (running or knockouts[-1:] or [None])[0]
 
 
+def awaiting_close(tournament: Tournament, stages: list[dict] | None = None) -> Stage | None:
+    """A multi-stage event's last stage once every match of it is played and before its organizers close it (which
+    finishes the event): the pages say so rather than "running". None otherwise; nothing read for a one-stage event
+    whose row says so (``stage_count``) or one not running. ``stages``: ``stages_of``'s, when the page has them."""
+    from .stage_progress import stage_played
+
+    count = getattr(tournament, "stage_count", None)
+    if tournament.status != Tournament.Status.RUNNING or (count is not None and count < 2):
+        return None
+    if stages is None:
+        last = Stage.objects.filter(tournament=tournament).order_by("-number").first()
+        several = last is not None and last.number > 1
+    else:
+        last, several = (stages[-1]["stage"] if stages else None), len(stages) > 1
+    if not several or last.status != Stage.Status.RUNNING or not stage_played(tournament, last):
+        return None
+    return last
+
+
+def mark_awaiting(stages: list[dict], awaiting: Stage | None) -> None:
+    """The stage awaiting its closing (``awaiting_close``) says so in its tab and its facts: "All played"."""
+    for s in stages:
+        if awaiting is not None and s["stage"].pk == awaiting.pk:
+            s["status"], s["awaiting"] = _("All played"), True
+
+
 def has_stages_to_show(tournament: Tournament) -> bool:
     """Whether the event's pages show stages (several stages, or a knockout): known from the page's own row when
     it was read with ``stage_count`` (``pages.tournaments_for``), so a one-stage event's pages read nothing more."""

@@ -81,6 +81,19 @@ def is_third_place(match: Match | None) -> bool:
     return match is not None and any(code == "knockout_third_place" for code, _params in (match.why or []))
 
 
+def knockout_left(stage: Stage | None, number: int) -> int | None:
+    """How many rounds follow round ``number`` of a knockout stage where its bracket names it: 0 the final, 1 the
+    semi-finals, 2 the quarter-finals, 3 the round of 16; None for any other round (not a knockout's, an earlier
+    one, or a bracket not drawn yet). The sentences that name a round by its number pick their knockout words
+    by it."""
+    if stage is None or stage.format != Stage.Format.KNOCKOUT:
+        return None
+    rounds = bracket_rounds(stage)
+    if 1 <= number <= rounds and rounds - number <= 3:  # the round of 16 to the final: named
+        return rounds - number
+    return None
+
+
 def round_name(rnd: Round, match: Match | None = None) -> str:
     """"Round 3"; a later stage's "Stage 2, round 1"; a knockout's round as its bracket names it ("Quarter-finals",
     "Final"); with ``match``, the match for third place (in the final's round) "Match for third place"."""
@@ -88,9 +101,9 @@ def round_name(rnd: Round, match: Match | None = None) -> str:
     if stage is not None and stage.format == Stage.Format.KNOCKOUT:
         if is_third_place(match):
             return _("Match for third place")
-        rounds = bracket_rounds(stage)
-        if 1 <= rnd.number <= rounds and rounds - rnd.number <= 3:  # the round of 16 to the final: named
-            return round_names(rounds)[rnd.number - 1]
+        left = knockout_left(stage, rnd.number)
+        if left is not None:
+            return round_names(rnd.number + left)[rnd.number - 1]
     number = stage.number if stage is not None else 1
     if number == 1:
         return _("Round %(n)s") % {"n": rnd.number}

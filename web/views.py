@@ -118,6 +118,7 @@ def tournament(request, slug):
     rnd = pages.current_round(tournament)
     ctx["current"] = pages.round_tables(rnd, tournament) if rnd else None
     ctx["standings"] = pages.standings(tournament)
+    ctx["awaiting"] = pages_stages.awaiting_close(tournament)  # nothing read for a one-stage event
     return render(request, "web/tournament.html", ctx)
 
 
@@ -230,6 +231,8 @@ def stages(request, slug, number=None):
         current = pages_stages.stage_or_404(stages_list, number)
     stage = current["stage"]
     rounds_list = pages_stages.stage_rounds(stage)
+    ctx["awaiting"] = pages_stages.awaiting_close(tournament, stages_list)
+    pages_stages.mark_awaiting(stages_list, ctx["awaiting"])
     ctx.update(stages=stages_list, current=current, rounds=rounds_list, multi=len(stages_list) > 1)
     if stage.format == "knockout":
         ctx["bracket"] = pages_stages.bracket(tournament, stage)
@@ -251,6 +254,8 @@ def event_ranking(request, slug):
     stages_list = pages_stages.stages_of(tournament)
     if len(stages_list) < 2:
         raise Http404
+    ctx["awaiting"] = pages_stages.awaiting_close(tournament, stages_list)
+    pages_stages.mark_awaiting(stages_list, ctx["awaiting"])
     ctx.update(stages=stages_list, multi=True, ranking=pages_stages.event_ranking(tournament, stages_list),
                current=None)
     return render(request, "web/stages_ranking.html", ctx)

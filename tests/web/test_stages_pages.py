@@ -212,3 +212,37 @@ def test_the_bracket_writes_a_walkover_where_a_team_withdrew(client, db):
     withdraw(tournament, first.ns_id)
     html = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
     assert "w/o" in html and "goes on by a walkover" in html
+
+
+def test_the_last_stage_played_out_awaits_its_closing_on_the_public_pages(client, db):
+    """Between the final's result and the organizers' "Close stage 2", the pages say the matches are all played and
+    the results wait for the closing, not that the stage is running; once closed, as before."""
+    from tournaments.models import Stage, Tournament
+
+    tournament = pools_then_knockout(decided=3)  # the final and the match for third place played
+    slug = tournament.slug
+    urls = [reverse("web:tournament", args=[slug]), reverse("web:stages", args=[slug]),
+            reverse("web:stage", args=[slug, 2]), reverse("web:event-ranking", args=[slug])]
+    for url in urls:
+        html = client.get(url).content.decode()
+        assert ("Every match of the last stage is played. The organizers still have to close it: the results are "
+                "final from then on.") in html, url
+        assert 'class="badge status-played">All played<' in html and "Running" not in html, url
+    pools = client.get(reverse("web:stage", args=[slug, 1])).content.decode()
+    assert "Every match of the last stage" not in pools  # stage 1's page: its tab and the header say it
+    assert '<span class="badge status-played">All played</span></a>' in pools
+    nl = client.get(reverse("web:stage", args=[slug, 2]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Alle wedstrijden van de laatste fase zijn gespeeld." in nl and ">Alles gespeeld<" in nl
+    # Closed: the event is finished, as before.
+    Stage.objects.filter(tournament=tournament, number=2).update(status="closed")
+    Tournament.objects.filter(pk=tournament.pk).update(status="finished")
+    for url in urls:
+        html = client.get(url).content.decode()
+        assert "Every match of the last stage" not in html and "All played" not in html, url
+
+
+def test_the_last_stage_runs_while_its_final_is_played(client, db):
+    tournament = pools_then_knockout(decided=2)  # the final paired, not played
+    for url in (reverse("web:tournament", args=[tournament.slug]), reverse("web:stage", args=[tournament.slug, 2])):
+        html = client.get(url).content.decode()
+        assert "Running" in html and "All played" not in html and "Every match of the last stage" not in html

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
 from tournaments.models import Tournament
+from tournaments.services.lengths import Length, length_from
 
 ENTRY_CHOICES = [
     ("teams", gettext_lazy("Teams of two: fixed pairs play every match together")),
@@ -45,15 +46,22 @@ WITHDRAWAL_CHOICES = [
 
 def match_length(tournament: Tournament) -> str:
     """The event's match length in a few words ("best of 3", "4 games", "30 minutes a round, the game finished")."""
-    if tournament.match_length == Tournament.MatchLength.GAMES and tournament.match_games:
-        return ngettext("%(n)s game, counted", "%(n)s games, each counted", tournament.match_games) % {
-            "n": tournament.match_games}
-    if tournament.match_length == Tournament.MatchLength.TIMED and tournament.minutes:
-        if tournament.at_time == Tournament.AtTime.STOP:
+    return length_words(length_from(None, tournament), individual=True)
+
+
+def length_words(length: Length, *, individual: bool) -> str:
+    """A match length (``lengths.Length``: an event's, a stage's) in a few words, as ``match_length`` says it; a team
+    event's best-of as its pages say it ("one game", "best of 3")."""
+    if length.kind == Tournament.MatchLength.GAMES and length.games:
+        return ngettext("%(n)s game, counted", "%(n)s games, each counted", length.games) % {"n": length.games}
+    if length.kind == Tournament.MatchLength.TIMED and length.minutes:
+        if length.at_time == Tournament.AtTime.STOP:
             return _("%(n)s minutes a round; at the time, the game stops after the deal in play") % {
-                "n": tournament.minutes}
-        return _("%(n)s minutes a round; at the time, the game in play is finished") % {"n": tournament.minutes}
-    return _("best of %(n)s") % {"n": tournament.effective_best_of}
+                "n": length.minutes}
+        return _("%(n)s minutes a round; at the time, the game in play is finished") % {"n": length.minutes}
+    if not individual:
+        return ngettext("one game", "best of %(n)s", length.best_of) % {"n": length.best_of}
+    return _("best of %(n)s") % {"n": length.best_of}
 
 
 def sit_out_rule(tournament: Tournament) -> str:

@@ -14,6 +14,7 @@ from django.urls import NoReverseMatch, reverse
 from tournaments import refusals
 from tournaments.models import Round, Team
 
+from web import round_names
 from web.templatetags.web_rounds import round_name
 from web.templatetags.ws_rounds import stage_query
 
@@ -72,6 +73,8 @@ def round_url(name: str, tournament, rnd: Round, fragment: str = "") -> str:
 def round_picker(tournament, current: Round) -> list[dict]:
     """The event's rounds for the round page's picker, stage by stage: each one's name ("Stage 2, round 1" in a
     later stage), link, whether it is the page's and whether it is published (marked if not)."""
-    rounds = Round.objects.filter(tournament=tournament).select_related("stage").order_by("stage__number", "number")
+    rounds = list(Round.objects.filter(tournament=tournament).select_related("stage").order_by("stage__number",
+                                                                                                 "number"))
+    round_names.prime(rounds)  # a knockout's names read its bracket's size once, not once a round
     return [{"number": r.number, "name": round_name(r), "url": round_url("ws:round", tournament, r),
              "current": r.pk == current.pk, "published": r.published_at is not None} for r in rounds]

@@ -15,7 +15,7 @@ from tournaments.services.publication import round_publish
 from tournaments.services.rounds import match_pairing_change
 from tournaments import vocabulary
 
-from . import organize_draw
+from . import organize_draw, round_words
 from web.templatetags.web_rounds import round_name
 
 from .organize_common import organizer_view, refusal, round_of, round_picker, round_url
@@ -104,6 +104,5 @@ def round_publish_view(request, tournament, number):
     """Publish the round: from now on everyone who sees the event sees it (its public pages, the wall, its sheets'
     codes); until then its organizers, directors and scorekeepers alone."""
     rnd = round_publish(round=round_of(request, tournament, number), user=request.user)
-    messages.success(request, _("Round %(n)s is published: everyone who follows the event sees it now.")
-                     % {"n": rnd.number})
+    messages.success(request, round_words.published(rnd))
     return redirect(round_url("ws:round", tournament, rnd))

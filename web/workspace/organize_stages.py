@@ -56,7 +56,7 @@ def _active(tournament) -> int:
     return Entry.objects.filter(tournament=tournament, withdrawn=False, reserve=False).count()
 
 
-def _rounds_shown(stage, tournament) -> int:
+def rounds_shown(stage, tournament) -> int:
     """The rounds a stage plays as its card says them: a pools stage's round robin in its largest pool once its
     field is known (stage 1's entries, a later stage's entrants), else the stage's ``rounds``."""
     if stage.format != "pools" or not stage.pools:
@@ -126,7 +126,7 @@ def _page(request, tournament, *, error: str | None = None, form: str = "", valu
     for s in stages:
         s["entrants"] = placed.get(s["stage"].pk, [])
         s["unfinished"] = unfinished.get(s["stage"].pk, 0)
-        s["rounds"] = _rounds_shown(s["stage"], tournament)
+        s["rounds"] = rounds_shown(s["stage"], tournament)
         s["next"] = next((x for x in stages if x["number"] == s["number"] + 1), None)
         s["startable"] = s["number"] == 1 or any(x["number"] == s["number"] - 1 and x["stage"].status == "closed"
                                                  for x in stages)

@@ -1,7 +1,7 @@
 """The workspace's rounds of a multi-stage event: round numbers count per stage, so a later stage's round is
 reached with ``?stage=`` (``/rounds/<n>/`` alone is stage 1's), named by its stage ("Stage 2, round 1", a
-knockout's "Semi-finals"), and the dashboard pairs
-the running stage's next round and says when a stage is played out."""
+knockout's "Semi-finals": in the dashboard's and the round page's sentences and buttons too), the dashboard pairs
+the running stage's next round and says when a stage is played out, and its facts are each stage's."""
 
 import uuid
 
@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.tournaments.test_rounds_service import finish_round
 from tests.tournaments.test_stages_close_start import by_seed, play_stage, pools_event
-from tournaments.models import Match, Round, TaskRecord
+from tournaments.models import Match, Round, TaskRecord, Tournament
 from tournaments.services.rounds import round_pair
 from tournaments.services.stages import stage_add, stage_close, stage_start
 
@@ -75,11 +75,83 @@ def test_the_dashboard_pairs_the_running_stages_next_round(client):
     tournament, teams = pools_then_knockout(client)
     dashboard = page(client, "ws:tournament", tournament)
     assert "Pair round 4" not in dashboard
-    assert "Stage 2, round 1 still has unfinished matches." in dashboard
-    assert "Pair stage 2, round 2" in dashboard
+    # The knockout's rounds by the names the list beside gives them: its round 1 of 2 is the semi-finals.
+    assert "The semi-finals still have unfinished matches." in dashboard
+    assert "Stage 2, round 1" not in dashboard
+    assert "Pair the final" in dashboard and "Pair stage 2, round 2" not in dashboard
     assert f'href="/my/t/{tournament.slug}/rounds/1/?stage=2"' in dashboard
     listed = dashboard[dashboard.index('id="h-rounds"'):]
     assert listed.index("Round 3") < listed.index("Semi-finals")  # stage by stage
+
+
+def facts_of(dashboard: str) -> str:
+    return dashboard[dashboard.index('id="h-state"'):dashboard.index('class="org-actions"')]
+
+
+def test_the_dashboards_facts_are_each_stages_with_the_running_one_marked(client):
+    tournament, _ = pools_then_knockout(client)
+    facts = facts_of(page(client, "ws:tournament", tournament))
+    # Not stage 1's facts as the event's ("Pools, 3 rounds") while the knockout runs: a line a stage.
+    assert "Pools, 3 rounds</dd>" not in facts
+    first = facts[facts.index("Stage 1: Pools"):facts.index("</li>", facts.index("Stage 1: Pools"))]
+    second = facts[facts.index("Stage 2: Knockout"):facts.index("</li>", facts.index("Stage 2: Knockout"))]
+    assert "3 rounds" in first and "Closed" in first
+    assert "2 rounds" in second and "best of" in second and "Running" in second  # its bracket's 2 rounds
+    current = facts[facts.index('aria-current="step"'):]
+    assert current.index("Stage 2: Knockout") < current.index("</li>")  # the stage being played is marked
+
+
+def test_a_one_stage_dashboards_facts_stay_as_they_were(client):
+    from tests.factories import TournamentFactory, UserFactory
+
+    tournament = TournamentFactory(format="swiss", rounds=5)
+    user = UserFactory()
+    tournament.organizers.add(user)
+    client.force_login(user)
+    facts = facts_of(page(client, "ws:tournament", tournament))
+    assert "<dt>Format</dt><dd>Swiss system, 5 rounds</dd>" in facts and "org-stage-lines" not in facts
+
+
+def finish_semi_finals(tournament, teams):
+    """The semi-finals played, their results entered and waiting for the opponents' confirmation: the final is not
+    made before they count, so the semi-finals are the knockout's last round, finished."""
+    Tournament.objects.filter(pk=tournament.pk).update(confirmation="opponents", unconfirmed="wait")
+    semi = Round.objects.get(stage__tournament=tournament, stage__number=2, number=1)
+    semi.matches.update(result_status="entered")
+    finish_round(semi, by_seed(teams))
+    assert not Round.objects.filter(stage__tournament=tournament, stage__number=2, number=2).exists()
+    return semi
+
+
+def test_the_round_page_offers_to_pair_the_knockouts_next_round_by_its_name(client):
+    tournament, teams = pools_then_knockout(client)
+    finish_semi_finals(tournament, teams)
+    semi = page(client, "ws:round", tournament, 1, query="?stage=2")
+    button = semi[semi.index('class="pair-form"'):]
+    assert "Pair the final" in button[:button.index("</form>")]
+    assert "Pair stage 2" not in semi
+    dashboard = page(client, "ws:tournament", tournament)  # the dashboard's button says the same
+    assert "Pair the final" in dashboard and "still ha" not in dashboard
+
+
+def test_the_final_being_played_offers_no_round_after_it(client):
+    tournament, teams = pools_then_knockout(client)
+    finish_round(Round.objects.get(stage__tournament=tournament, stage__number=2, number=1), by_seed(teams))
+    assert Round.objects.filter(stage__tournament=tournament, stage__number=2, number=2).exists()  # the final
+    dashboard = page(client, "ws:tournament", tournament)
+    assert "The final still has unfinished matches." in dashboard
+    assert "Pair stage 2, round 3" not in dashboard and 'class="pair-form"' not in dashboard
+
+
+def test_the_knockouts_round_names_read_naturally_in_dutch(client):
+    tournament, teams = pools_then_knockout(client)
+    nl = {"HTTP_ACCEPT_LANGUAGE": "nl"}
+    dashboard = client.get(reverse("ws:tournament", args=[tournament.slug]), **nl).content.decode()
+    assert "De halve finales hebben nog onafgewerkte wedstrijden." in dashboard
+    assert "De finale koppelen" in dashboard and "Fase 2: Knock-out" in dashboard
+    finish_semi_finals(tournament, teams)
+    semi = client.get(reverse("ws:round", args=[tournament.slug, 1]) + "?stage=2", **nl).content.decode()
+    assert "De finale koppelen" in semi and "<title>Halve finales" in semi
 
 
 def test_a_played_stage_points_to_the_stages_page(client):
@@ -117,6 +189,9 @@ def test_changes_and_publication_come_back_to_the_stages_round(client):
     response = client.post(reverse("ws:round-publish", args=[tournament.slug, 1]) + "?stage=2")
     assert response.status_code == 302
     assert response.url == f"/my/t/{tournament.slug}/rounds/1/?stage=2"
+    said = client.get(response.url).content.decode()  # the round named as its page names it
+    assert "The semi-finals are published: everyone who follows the event sees them now." in said
+    assert "Round 1 is published" not in said
     rnd.refresh_from_db()
     assert rnd.published_at is not None
     stage_one = Round.objects.get(stage__tournament=tournament, stage__number=1, number=1)
