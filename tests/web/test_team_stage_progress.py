@@ -59,6 +59,15 @@ def test_a_teams_progress_is_charted_stage_by_stage(client):
     assert [s["heading"] for s in alone] == ["Stage 1: Pools"] and int(alone[0]["ranks"][-1]) in (3, 4)
 
 
+def test_a_stage_of_one_round_so_far_has_its_table_and_no_chart(client):
+    tournament = roeselare_event(teams=8, pools=2, per_pool=2, best_next=0, name="Klein", slug="klein")
+    team = Match.objects.filter(round__stage__tournament=tournament, round__stage__number=2).first().ns_id
+    stages = progress(client.get(reverse("web:team", args=["klein", team])).content.decode())
+    assert [(s["heading"], s["charts"], s["labels"]) for s in stages] == [
+        ("Stage 1: Pools", 2, ["1", "2", "3"]), ("Stage 2: Knockout", 0, ["Semi-finals"])]
+    assert stages[1]["points"] == ["0"]
+
+
 def test_a_one_stage_events_team_page_keeps_its_single_progress(client, tournament):
     match = Match.objects.filter(round__tournament=tournament, round__number=1, ew__isnull=False).first()
     html = client.get(reverse("web:team", args=[tournament.slug, match.ns_id])).content.decode()
