@@ -73,6 +73,19 @@ def draw_round(tournament: Tournament, number: int) -> Round:
     return rnd
 
 
+def seat_stage_round(tournament, stage, number: int, start_numbers: list[int]) -> Round:
+    """Round ``number`` of ``stage`` seating ``start_numbers`` four to a table (A, B, C, D) by the cycle's rotation;
+    each table's code is ``S<stage>R<round>T<table>``."""
+    player_of = dict(Entry.objects.filter(tournament=tournament).values_list("start_number", "player_id"))
+    rnd = Round.objects.create(tournament=tournament, stage=stage, number=number, seed=f"s{stage.number}-{number}")
+    for t in range(len(start_numbers) // 4):
+        match = Match.objects.create(round=rnd, table=t + 1, table_code=f"S{stage.number}R{number}T{t + 1}")
+        abcd = start_numbers[4 * t:4 * t + 4]
+        RoundSeat.objects.bulk_create([RoundSeat(round=rnd, match=match, player_id=player_of[abcd[i]], seat=seat)
+                                       for seat, i in zip("NSEW", ROTATION[(number - 1) % 3 + 1])])
+    return rnd
+
+
 def belgian_hand(number: int, ns: int = 37) -> dict:
     """The Belgian summary of hand ``number`` of a game (1-based), the dealer turning clockwise from N."""
     tricks = (5, 3) if ns > 30 else (3, 5)

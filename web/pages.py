@@ -314,6 +314,13 @@ def team_page(tournament: Tournament, team_id: int) -> dict:
         else:
             outcome = _("won") if m.winner == side else _("lost")
         rows.append({"match": m, "opponent": opponent, "won": won, "lost": lost, "outcome": outcome})
+    stage_count = getattr(tournament, "stage_count", None)  # read with the page's tournament (tournaments_for)
+    if stage_count is None:
+        stage_count = Stage.objects.filter(tournament=tournament).count()
+    if stage_count > 1:
+        # Round numbers, points and ranks count per stage: a chart and a table a stage (pages_stages.team_progress).
+        return {"entry": entry, "team": team, "matches": rows, "rounds": [],
+                "progress": pages_stages.team_progress(tournament, team.pk)}
     history = standings_by_round(tournament)
     numbers = sorted(history)
     points, ranks = [], []

@@ -304,3 +304,58 @@ def event_ranking(tournament: Tournament, stages: list[dict]) -> list[dict]:
         out.append({**r, "entrant": entrant, "name": (r.get("player_detail") or r.get("team_detail"))["name"],
                     "path": path, "stage_name": names.get(r["stage"], "")})
     return out
+
+
+def _round_label(stage: Stage, number: int) -> str:
+    """A round's label in a stage's progress table: a knockout's as its bracket names it, else its number."""
+    from . import round_names
+
+    return round_names.round_name(Round(stage=stage, number=number)) if stage.format == Stage.Format.KNOCKOUT \
+        else str(number)
+
+
+def team_progress(tournament: Tournament, team_id: int) -> list[dict]:
+    """A team's match points and rank after each round of a multi-stage event, stage by stage (round numbers
+    count per stage, and so do the points and ranks): each stage the team played, with its name, its rounds'
+    labels, the values and a chart of each. In a pools stage the rank is the team's in its pool. One query for
+    the stages, then at most four a stage started (``stage_rows_by_round``)."""
+    from tournaments.services.stage_standings import stage_rows_by_round
+    from tournaments.services.standings import points_settings, tournament_metrics
+    from tournaments.stages import StageError
+
+    from .charts import Series, line_chart
+
+    pts, metrics = points_settings(tournament), tournament_metrics(tournament)
+    out = []
+    for s in stages_of(tournament):
+        stage = s["stage"]
+        if stage.status == Stage.Status.PENDING:
+            continue
+        try:
+            history = stage_rows_by_round(stage, tournament, pts, metrics)
+        except StageError:  # rows the stage's rules cannot rank (a match of an entrant not in its field): no chart
+            continue
+        numbers = sorted(history)
+        pools = stage.format == Stage.Format.POOLS
+        points, ranks, size = [], [], 0
+        for n in numbers:
+            computed = history[n]
+            row = next((r for r in computed.rows if r.team == team_id), None)
+            points.append(row.match_points if row else None)
+            if pools:
+                pool = computed.pools.get(team_id)
+                ranks.append(computed.pool_ranks.get(team_id) if row else None)
+                size = sum(1 for p in computed.pools.values() if p == pool)
+            else:
+                ranks.append(row.rank if row else None)
+                size = len(computed.rows)
+        if all(p is None for p in points):
+            continue  # a stage the team did not reach
+        out.append({
+            "stage": stage, "name": s["name"], "id": f"progress-{stage.number}",
+            "labels": [_round_label(stage, n) for n in numbers], "points": points, "ranks": ranks,
+            "rank_heading": _("Rank in the pool after each round") if pools else _("Rank after each round"),
+            "points_chart": line_chart(numbers, [Series(str(vocabulary.METRIC_LABELS["match_points"][1]), points,
+                                                        "a")]),
+            "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True, floor=1, ceiling=size)})
+    return out

@@ -20,7 +20,13 @@ from django.utils.translation import gettext as _
 
 from tournaments import access, vocabulary
 from tournaments.models import Match
-from tournaments.selectors.seats import cycle_round, cycle_tables, folded, round_seating
+from tournaments.selectors.seats import (
+    cycle_format,
+    cycle_round,
+    cycle_tables,
+    folded,
+    round_seating,
+)
 
 from . import pages, pages_individual, pages_stages, round_names
 
@@ -297,12 +303,14 @@ def _individual_sheets_context(request, tournament, rnd, only: int | None = None
     its match: printed for the event's organizers and scorekeepers only, a box to fill in for anyone else."""
     show_codes = access.can_keep_score(request.user, tournament.pk)
     tables = [t for t in cycle_tables(rnd, tournament) if only is None or t.match_id == only]
-    rows = CYCLE_ROWS if tournament.format == "tables" else ROUND_ROWS
+    rows = CYCLE_ROWS if cycle_format(tournament, rnd.stage) == "tables" else ROUND_ROWS  # the round's stage's
     personal = _personal_codes(request, tournament, [p.player.pk for t in tables for p in t.players if p is not None])
     return {"template": "web/print/sheets_individual.html", "tournament": tournament, "round": rnd,
             "facts": pages.tournament_facts(tournament),
             "length": pages_individual.match_length_words(tournament), "show_codes": show_codes,
-            "cycle": cycle_round(tournament, rnd.number), "rows": range(1, rows + 1),
+            # A later stage's sheet says its stage: its rounds count from 1 again, as stage 1's did.
+            "stage_name": pages_stages.stage_name(rnd.stage, 0) if round_names.stage_number(rnd) > 1 else "",
+            "cycle": cycle_round(tournament, rnd.number, rnd.stage), "rows": range(1, rows + 1),
             "sheets": [_cycle_sheet(request, tournament, rnd, t, show_codes, personal) for t in tables],
             "show_personal": bool(personal),
             "pdf_url": round_names.round_url(tournament.slug, rnd, "sheets-pdf"),

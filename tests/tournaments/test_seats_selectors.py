@@ -100,6 +100,39 @@ def test_a_cycle_stops_at_the_events_last_round_and_a_swiss_event_has_none():
     assert cycle_numbers(swiss, 2) == [2] and cycle_round(swiss, 2) == 1
 
 
+def test_a_later_stages_cycle_starts_at_its_round_1_and_stops_at_its_own_last_round():
+    from tournaments.models import Stage
+
+    tournament = make_individual(8, rounds=6, drawn=0, slug="stages")
+    semi = Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=2)
+    final = Stage.objects.create(tournament=tournament, number=3, format="swiss", rounds=3)
+    assert cycle_numbers(tournament, 1, semi) == [1, 2] and cycle_round(tournament, 2, semi) == 2
+    assert cycle_numbers(tournament, 2, final) == [2] and cycle_round(tournament, 2, final) == 1
+    first = tournament.stages.get(number=1)
+    assert cycle_numbers(tournament, 4, first) == [4, 5, 6]  # stage 1's are the event's
+
+
+def test_a_later_stages_tables_read_its_own_rounds_in_two_queries(django_assert_num_queries):
+    from tests.individual import seat_stage_round
+    from tournaments.models import Stage
+
+    tournament = make_individual(16, drawn=3, slug="championship")  # stage 1's rounds 1-3, its whole cycle
+    Stage.objects.filter(tournament=tournament, number=1).update(status="closed")
+    semi = Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=3, status="running")
+    seat_stage_round(tournament, semi, 1, [9, 10, 11, 12, 13, 14, 15, 16])
+    rnd = Round.objects.get(stage=semi, number=1)  # read without its stage
+    with django_assert_num_queries(2):
+        tables = cycle_tables(rnd, tournament)
+    assert [t.table for t in tables] == [1, 2]
+    assert [r.player.pk for r in tables[0].players] == list(
+        Entry.objects.filter(tournament=tournament, start_number__in=[9, 10, 11, 12])
+        .order_by("start_number").values_list("player_id", flat=True))
+    assert [(r.number, r.drawn, r.table_code) for r in tables[0].rounds] == [(1, True, "S2R1T1"), (2, False, ""),
+                                                                             (3, False, "")]
+    assert [r.drawn for r in cycle_tables(Round.objects.get(stage__number=1, tournament=tournament, number=2))[0].rounds
+            ] == [True, True, True]
+
+
 def seats_of(cycle_round_) -> dict:
     return {seat: row.player.name for seat, row in cycle_round_.seats.items()}
 

@@ -136,3 +136,41 @@ def test_the_standings_print_has_players_and_the_club_rule(client, kaarting):
     assert "Ranked by points for, then games won, then opponents minus partner." in words
     assert "An Peeters De Zwarte Kat" in words
     assert Round.objects.filter(tournament=kaarting).count() == 1
+
+
+def test_a_later_stages_sheets_read_its_own_cycle_not_stage_1s_rounds_of_the_same_numbers(client, db):
+    """A championship's semi-final (stage 2, ``tables``) after a qualification whose whole cycle was played: its
+    round 1 starts a cycle of its own; stage 1's rounds 1-3 (the same numbers) are not its cycle."""
+    from tests.individual import player_names, seat_stage_round
+    from tournaments.models import Stage
+
+    tournament = make_individual(16, drawn=3, slug="kampioen", minutes=None)  # stage 1: rounds 1-3, one cycle
+    Stage.objects.filter(tournament=tournament, number=1).update(status="closed")
+    semi = Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=3, status="running")
+    seat_stage_round(tournament, semi, 1, [16, 15, 14, 13, 12, 11, 10, 9])  # the 8 qualifiers at 2 tables
+    keeper = UserFactory(username="keeper")
+    tournament.scorekeepers.add(keeper)
+    client.force_login(keeper)
+    names = player_names(16)
+    body = page(client, "/t/kampioen/stages/2/rounds/1/sheets/")
+    sheets = body.split('<article class="sheet indiv-sheet">')[1:]
+    assert len(sheets) == 2  # stage 2's two tables, not stage 1's four
+    first = visible(sheets[0])
+    assert "Table 1 · rounds 1–3" in first and "Stage 2: Tables of four" in first
+    assert f"A {names[15]} #16" in first and f"D {names[12]} #13" in first
+    assert not any(name in first for name in names[:8])  # stage 1's players of rounds 1-3's table 1 and 2
+    # Its round 1 is drawn; its rounds 2 and 3 are not (stage 1's rounds 2 and 3 are no part of this cycle).
+    assert re.findall(r'<span class="code-box">([^<]*)</span>', sheets[0]) == ["S2R1T1", "", ""]
+    assert f"A {names[15]} (N) & C {names[13]} (S) v B {names[14]} (E) & D {names[12]} (W)" in first
+    # A table's own sheet (from its match) is the same cycle; the door's list is stage 2's players.
+    match = Match.objects.get(round__stage=semi, table=2)
+    single = page(client, url("match-sheet", tournament, match.pk))
+    assert re.findall(r'<span class="code-box">([^<]*)</span>', single) == ["S2R1T2", "", ""]
+    assert f"A {names[11]} #12" in visible(single)
+    door = visible(page(client, "/t/kampioen/stages/2/rounds/1/seats/print/"))
+    assert "8 players in alphabetical order" in door and names[0] not in door
+    # Stage 1's round 1 keeps its own cycle, drawn in full.
+    old = page(client, url("round-sheets", tournament, 1))
+    assert old.count('<article class="sheet indiv-sheet">') == 4
+    codes = re.findall(r'<span class="code-box">([^<]*)</span>', old.split('<article class="sheet indiv-sheet">')[1])
+    assert codes == ["T1001", "T2001", "T3001"] and "Stage 2" not in visible(old)

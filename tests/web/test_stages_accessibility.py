@@ -26,6 +26,13 @@ def events(settings):
     db_settings["CONN_MAX_AGE"] = max_age
 
 
+def knockout_team(tournament) -> int:
+    """A team of the knockout: its page charts both stages."""
+    from tournaments.models import Match
+
+    return Match.objects.filter(round__stage__tournament=tournament, round__stage__number=2).first().ns_id
+
+
 @pytest.mark.parametrize(("language", "width"), [("en", 1280), ("nl", 390)])
 def test_the_stages_pages_pass_axe(events, browser, language, width):  # noqa: F811
     script = axe_script()
@@ -44,7 +51,8 @@ def test_the_stages_pages_pass_axe(events, browser, language, width):  # noqa: F
     paths = [("bracket", f"{k}/stages/"), ("pools closed", f"{k}/stages/1/"), ("event ranking", f"{k}/stages/ranking/"),
              ("bracket print", f"{k}/stages/2/bracket/print/"), ("pools running", f"{p}/stages/1/"),
              ("workspace stages", f"/my/t/{pools.slug}/stages/?qualifiers=1"), ("wall", f"{k}/wall/?seconds=600"),
-             ("wall pools", f"{p}/wall/?seconds=600")]
+             ("wall pools", f"{p}/wall/?seconds=600"),
+             ("team by stage", f"{k}/teams/{knockout_team(knockout)}/")]
     failures = []
     for name, path in paths:
         response = page.goto(f"{server.url}{path}")

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tournaments.models import Entry, Match, Player, Round, RoundSeat, Tournament
+from tournaments.models import Entry, Match, Player, Round, RoundSeat, Stage, Tournament
 from tournaments.pairing.individual.tables import ROTATION
 
 SIDE_SEATS = {"ns": ("N", "S"), "ew": ("E", "W")}
@@ -223,18 +223,26 @@ CYCLE_ROTATION = ROTATION
 CYCLE_SEATS = "NSEW"
 
 
-def cycle_round(tournament: Tournament, number: int) -> int:
-    """Which round of its cycle round ``number`` is (1, 2 or 3); a Swiss individual event has no cycle (1)."""
-    return (number - 1) % 3 + 1 if tournament.format == Tournament.Format.TABLES else 1
+def cycle_format(tournament: Tournament, stage: Stage | None) -> str:
+    """The format that decides a round's cycle: its stage's (a later stage of a championship may be ``tables``
+    after a Swiss, or the reverse), the tournament's for stage 1 or no stage."""
+    return stage.format if stage is not None and stage.number > 1 else tournament.format
 
 
-def cycle_numbers(tournament: Tournament, number: int) -> list[int]:
-    """The rounds of round ``number``'s cycle: three in a ``tables`` event (none past its last round), the round
-    alone in a Swiss one."""
-    if tournament.format != Tournament.Format.TABLES:
+def cycle_round(tournament: Tournament, number: int, stage: Stage | None = None) -> int:
+    """Which round of its cycle round ``number`` of ``stage`` is (1, 2 or 3); round numbers count per stage, so a
+    later stage's cycle starts again at its round 1. A Swiss individual event (or stage) has no cycle (1)."""
+    return (number - 1) % 3 + 1 if cycle_format(tournament, stage) == Tournament.Format.TABLES else 1
+
+
+def cycle_numbers(tournament: Tournament, number: int, stage: Stage | None = None) -> list[int]:
+    """The rounds of round ``number``'s cycle in its stage: three in a ``tables`` event or stage (none past the
+    stage's last round), the round alone in a Swiss one."""
+    if cycle_format(tournament, stage) != Tournament.Format.TABLES:
         return [number]
-    first = number - cycle_round(tournament, number) + 1
-    return [n for n in range(first, first + 3) if n <= max(tournament.rounds, number)]
+    first = number - cycle_round(tournament, number, stage) + 1
+    last = stage.rounds if stage is not None and stage.number > 1 else tournament.rounds
+    return [n for n in range(first, first + 3) if n <= max(last, number)]
 
 
 @dataclass(frozen=True)
@@ -262,19 +270,33 @@ class CycleTable:
 
 
 def cycle_tables(rnd: Round, tournament: Tournament | None = None) -> list[CycleTable]:
-    """Every table of a round with its cycle's rounds, by table, in three queries.
+    """Every table of a round with its cycle's rounds in its stage, by table, in two queries (three without
+    ``tournament``).
 
     The players A, B, C, D are read from the latest round of the cycle drawn at the table (a reserve who took a
     seat is there); the rounds of the cycle not drawn yet take their seats from the rotation.
     """
     tournament = tournament or rnd.tournament
-    numbers = cycle_numbers(tournament, rnd.number)
+    # The round's own stage: round numbers count per stage (stage 2's round 1 is not stage 1's) and its cycle starts
+    # again at its round 1. A round read without its stage reads the rounds its cycle may hold and the stage with them.
+    stage = rnd.stage if Round.stage.is_cached(rnd) else None
+    if stage is not None:
+        numbers = cycle_numbers(tournament, rnd.number, stage)
+    else:
+        first = rnd.number - (rnd.number - 1) % 3
+        numbers = list(range(first, first + 3))
     start_numbers = dict(Entry.objects.filter(tournament=tournament, player__isnull=False)
                          .values_list("player_id", "start_number"))
+    rows = list(RoundSeat.objects.filter(round__stage_id=rnd.stage_id, round__number__in=numbers, match__isnull=False)
+                .select_related("player__club", "match", "round__stage"))
+    if stage is None:
+        stage = rows[0].round.stage if rows else None
+        numbers = cycle_numbers(tournament, rnd.number, stage)
     seats: dict[tuple[int, int], dict[str, SeatRow]] = {}
     matches: dict[tuple[int, int], Match] = {}
-    for s in (RoundSeat.objects.filter(round__tournament=tournament, round__number__in=numbers, match__isnull=False)
-              .select_related("player__club", "match", "round")):
+    for s in rows:
+        if s.round.number not in numbers:
+            continue
         key = (s.round.number, s.match.table)
         seats.setdefault(key, {})[s.seat] = SeatRow(
             player=s.player, number=start_numbers.get(s.player_id), table=s.match.table, seat=s.seat,
@@ -284,13 +306,13 @@ def cycle_tables(rnd: Round, tournament: Tournament | None = None) -> list[Cycle
     for table in sorted(t for n, t in seats if n == rnd.number):
         latest = max(n for n in numbers if (n, table) in seats)
         players: list[SeatRow | None] = [None] * 4
-        for seat, index in zip(CYCLE_SEATS, CYCLE_ROTATION[cycle_round(tournament, latest)]):
+        for seat, index in zip(CYCLE_SEATS, CYCLE_ROTATION[cycle_round(tournament, latest, stage)]):
             players[index] = seats[(latest, table)].get(seat)
         rounds = []
         for n in numbers:
             match = matches.get((n, table))
             at = (seats[(n, table)] if match is not None else
-                  {seat: players[i] for seat, i in zip(CYCLE_SEATS, CYCLE_ROTATION[cycle_round(tournament, n)])})
+                  {seat: players[i] for seat, i in zip(CYCLE_SEATS, CYCLE_ROTATION[cycle_round(tournament, n, stage)])})
             rounds.append(CycleRound(n, {seat: at.get(seat) for seat in CYCLE_SEATS},
                                      match.pk if match else None, match.table_code if match else ""))
         tables.append(CycleTable(table, matches[(rnd.number, table)].pk, tuple(players), tuple(rounds)))

@@ -121,6 +121,24 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
     if tournament.is_individual:
         return _individual_rows(stage, tournament, pts, metrics, field)
     numbers, matches, records_of = _team_matches(stage, pts)
+    return _team_rows(stage, field, numbers, matches, records_of, stage_deductions(stage, tournament), pts, metrics)
+
+
+def stage_rows_by_round(stage: Stage, tournament: Tournament, pts, metrics: list[str]) -> dict[int, StageRows]:
+    """A team stage's standings as they stood after each of its rounds: ``{round number: StageRows}``, ranked as
+    ``stage_rows`` ranks over the stage's rounds 1..n (what its entrants carried counted from its round 1), in
+    four queries whatever the number of rounds. As the event's ``standings_by_round``, a director's deduction
+    (decided at no round) is left out."""
+    field = stage_field(stage, tournament)
+    numbers, matches, records_of = _team_matches(stage, pts)
+    return {n: _team_rows(stage, field, {r for r in numbers if r <= n}, [m for m in matches if m[1] <= n],
+                          records_of, {}, pts, metrics)
+            for n in sorted(numbers)}
+
+
+def _team_rows(stage: Stage, field: list[Entrant], numbers: set[int], matches: list, records_of, deductions: dict,
+               pts, metrics: list[str]) -> StageRows:
+    """A team stage's rows from what ``stage_rows`` read: its field, round numbers, match rows and deductions."""
     present: dict[int, set[int]] = defaultdict(set)
     records = []
     for row in matches:
@@ -129,7 +147,6 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
         if ew is not None:
             present[ew].add(rnd)
         records.extend(records_of(row[:-1]))  # the match's columns, without its table
-    deductions = stage_deductions(stage, tournament)
     teams = [TeamInfo(e.competitor, e.club, e.seed, frozenset(numbers - present[e.competitor]), e.withdrawn,
                       tuple(deductions.get(e.entry, ()))) for e in field]
     carried = {e.competitor: e.carried for e in field if e.carried is not None}

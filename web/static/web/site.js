@@ -12,6 +12,24 @@
   for (var i = 0; i < printButtons.length; i++) {
     printButtons[i].addEventListener("click", function () { window.print(); });
   }
+  // Print pages on a screen narrower than A4 (a phone): the sheet keeps its A4 layout and is scaled down to the
+  // screen's width (print.css, html.sheet-fit: on screen only), so the page never scrolls sideways; paper and the
+  // PDFs are not touched. Measured at full size each time the window changes (a phone turned).
+  var sheet = document.querySelector("body.print-page .print-main");
+  if (sheet) {
+    var root = document.documentElement;
+    var a4 = 210 * 96 / 25.4;  // 210 mm in CSS pixels
+    var fit = function () {
+      root.classList.remove("sheet-fit");
+      root.style.removeProperty("--sheet-zoom");
+      var room = root.clientWidth;
+      if (room >= a4) return;
+      root.classList.add("sheet-fit");
+      root.style.setProperty("--sheet-zoom", String(room / Math.max(a4, sheet.scrollWidth)));
+    };
+    fit();
+    window.addEventListener("resize", fit);
+  }
   // Wall: show its panels in turn (an individual event's names, the tables, the standings), for ever; the live
   // regions keep them current. The names come in pages, one at a time; a panel taller than the screen is shown a
   // screenful at a time, so a hall with many tables sees them all. data-wall-only keeps the wall on one panel.
