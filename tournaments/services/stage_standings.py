@@ -91,14 +91,15 @@ def stage_field(stage: Stage, tournament: Tournament) -> list[Entrant]:
     return out
 
 
-def _team_matches(stage: Stage, pts):
+def _team_matches(stage: Stage, pts, published_only: bool = False):
+    published = " AND r.published_at IS NOT NULL" if published_only else ""  # the public's: published rounds
     with connection.cursor() as cursor:
-        cursor.execute("SELECT number FROM tournaments_round WHERE stage_id = %s", [stage.pk])
+        cursor.execute(f"SELECT r.number FROM tournaments_round r WHERE r.stage_id = %s{published}", [stage.pk])
         numbers = {n for n, in cursor.fetchall()}
         table = connection.ops.quote_name("table")
         cursor.execute(f"SELECT {MATCH_COLUMNS}, m.{table} FROM tournaments_match m JOIN tournaments_round r "
                        f"ON r.id = m.round_id JOIN tournaments_tournament t ON t.id = r.tournament_id "
-                       f"WHERE r.stage_id = %s ORDER BY r.number, m.{table}", [stage.pk])
+                       f"WHERE r.stage_id = %s{published} ORDER BY r.number, m.{table}", [stage.pk])
         matches = cursor.fetchall()
     return numbers, matches, Records(pts)
 
@@ -115,12 +116,14 @@ def stage_deductions(stage: Stage, tournament: Tournament) -> dict[int, list[tup
     return out
 
 
-def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) -> StageRows:
-    """The stage's standings in memory (see the module's rules)."""
+def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str], *,
+               published_only: bool = False) -> StageRows:
+    """The stage's standings in memory (see the module's rules); ``published_only``: over its published rounds
+    alone (the saved standings, the public's), else over every round (the pairing's, a stage's close)."""
     field = stage_field(stage, tournament)
     if tournament.is_individual:
-        return _individual_rows(stage, tournament, pts, metrics, field)
-    numbers, matches, records_of = _team_matches(stage, pts)
+        return _individual_rows(stage, tournament, pts, metrics, field, published_only)
+    numbers, matches, records_of = _team_matches(stage, pts, published_only)
     present: dict[int, set[int]] = defaultdict(set)
     records = []
     for row in matches:
@@ -176,11 +179,12 @@ def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) ->
     return StageRows(stage, rows, pools, pool_ranks, field, list(metrics), [])
 
 
-def _individual_rows(stage, tournament, pts, metrics, field) -> StageRows:
+def _individual_rows(stage, tournament, pts, metrics, field, published_only: bool = False) -> StageRows:
     from tournaments.ranking import METRICS
 
     usable = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries] or None
-    players, matches, sit_outs = individual_inputs(tournament, pts, stage=stage, field=field)
+    players, matches, sit_outs = individual_inputs(tournament, pts, stage=stage, field=field,
+                                                   published_only=published_only)
     ctx = individual_context(players, matches, sit_outs, settings=pts)
     carried = {e.competitor: e.carried for e in field if e.carried is not None}
     if carried:
