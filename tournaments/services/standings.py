@@ -34,8 +34,8 @@ single-process worker. Correctness never depends on it: a recompute run by any o
 a generation it did not write and loads everything.
 
 Publication. The saved standings are the public's: they count the published rounds alone, and a recompute whose
-changes came from rounds not published yet (or that took none) and that finds them as saved writes nothing, its
-snapshot's time and stamp included (``standings_public``). The pairing reads every round (``load_results``).
+changes came from rounds not published yet and that finds them as saved writes nothing, its snapshot's time and
+stamp included (``standings_public``). The pairing reads every round (``load_results``).
 
 Writing. Only the rows whose values changed are written (after one result: the two teams, their
 opponents' Buchholz, the positions that moved), compared with the rows as the last recompute left

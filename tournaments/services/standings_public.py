@@ -3,11 +3,11 @@ it writes nothing.
 
 A recompute (``services.standings``) counts the published rounds alone: a round paired, drawn or even played
 before its publication is no part of them (its bye, its sit-outs, its results), and its publication asks for a
-full recompute (``services.publication``). A recompute whose changes came from such rounds alone (or that took
-none) and that finds the standings as saved writes nothing (``snapshot_unmoved``): no row, no snapshot, so neither the standings' time
+full recompute (``services.publication``). A recompute whose changes came from such rounds alone and that finds
+the standings as saved writes nothing (``snapshot_unmoved``): no row, no snapshot, so neither the standings' time
 nor their stamp (``versions.standings_key``, the public's ETags), the open pages nor the webhooks hear of it. Any
-other recompute (a change of a published round's match) writes as it always did, its time and stamp moving even
-when no row changes (a result confirmed moves a row's mark).
+other recompute (a change of a published round's match, or none taken) writes as it always did, its time and stamp
+moving even when no row changes (a result confirmed moves a row's mark).
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 
 def _unpublished_only(changed: set[int | None]) -> bool:
     """Whether the changes a recompute took come from rounds not published yet alone: each names a match of such a
-    round, or no match (a round paired, an entry: what the rows say then is the standings' own), or it took none
-    (a second recompute of the same changes, the sweep's). False when one names a published round's match or a
-    match gone: its result, its confirmation, its mark may have moved, and the standings are written again."""
+    round, or no match (a round paired, an entry: what the rows say then is the standings' own). False when it
+    took none (a recompute asked for without a change writes as it always did) or one names a published round's
+    match or a match gone: its result, its confirmation, its mark may have moved."""
     matches = {m for m in changed if m is not None}
+    if not changed:
+        return False
     return not matches or Match.objects.filter(pk__in=matches, round__published_at__isnull=True).count() == len(
         matches)
 
