@@ -74,11 +74,7 @@ from tournaments.ranking import (
 )
 from tournaments.ranking.metrics import DEFAULT_METRICS
 from tournaments.services.match_records import MATCH_COLUMNS as _MATCH_COLUMNS
-from tournaments.services.standings_public import (
-    saved_rows_by_entrant,
-    snapshot_unmoved,
-    unmoved_result,
-)
+from tournaments.services.standings_public import snapshot_unmoved, unmoved_result
 from tournaments.services.match_records import Records as _Records
 from tournaments.selectors import confirmation
 
@@ -347,7 +343,10 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         changed = _take_changes(tournament.pk)
         if snapshot.stage_count > 1 or tournament.format == Tournament.Format.POOLS:  # pools: ranked in each pool
             stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
-            return _stages_recompute(tournament, stages, snapshot, pts, started, computed_at, changed)
+            from tournaments.services.stage_standings import stages_standings_recompute
+
+            return stages_standings_recompute(tournament, stages, snapshot, pts, metrics, started, computed_at,
+                                              changed)
         stage = Stage(pk=snapshot.first_stage, tournament=tournament, number=1)
         if tournament.is_individual:
             from tournaments.services.standings_individual import individual_standings_recompute
@@ -379,49 +378,6 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
     _keep(tournament.pk, inputs)
     snapshot.ran_at, snapshot.written = computed_at, True
     snapshot.incremental, snapshot.changes = incremental, sorted(m for m in changed if m is not None)
-    return snapshot
-
-
-def _stages_recompute(tournament: Tournament, stages, snapshot, pts, started: float, computed_at,
-                      changed: set[int | None]) -> StandingsSnapshot:
-    """A multi-stage event: every stage that has started ranked on its own (``stage_standings``) over its published
-    rounds, all its rows replaced (no kept inputs: a stage's field and rounds are few, and the event is loaded
-    whole); nothing written when the public standings stay as they are (``snapshot_unmoved``). The club
-    standings are stage 1's."""
-    from tournaments.services.stage_standings import stage_rows
-
-    metrics = (list(tournament.tiebreaks or []) if tournament.is_individual else tournament_metrics(tournament))
-    new, first, used = [], None, metrics
-    for stage in stages:
-        if stage.status == Stage.Status.PENDING:
-            continue
-        computed = stage_rows(stage, tournament, pts, metrics, published_only=True)
-        used = computed.metrics if tournament.is_individual else metrics
-        if first is None:
-            first = computed
-        for r in computed.rows:
-            who = {"player_id": r.player} if tournament.is_individual else {"team_id": r.team}
-            entrant = r.player if tournament.is_individual else r.team
-            new.append(Standing(tournament=tournament, stage=stage, computed_at=computed_at,
-                                pool=computed.pools.get(entrant), pool_rank=computed.pool_ranks.get(entrant),
-                                **who, **{f: getattr(r, f) for f in Standing.COMPUTED}))
-    clubs = []
-    if first is not None and not tournament.is_individual:
-        clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
-                 for c in club_standings(first.rows, {e.competitor: e.club for e in first.field}, pts)]
-    wanted = {(s.stage_id, s.team_id, s.player_id): (s.pool, s.pool_rank, *_values(s)) for s in new}
-    if snapshot_unmoved(snapshot, changed, wanted == saved_rows_by_entrant(tournament), used, clubs):
-        return unmoved_result(snapshot, computed_at, started, changed)
-    Standing.objects.filter(tournament=tournament).delete()
-    Standing.objects.bulk_create(new, batch_size=1000)
-    snapshot.computed_at, snapshot.metrics = computed_at, list(used)
-    snapshot.clubs = clubs
-    snapshot.generation = uuid.uuid4().hex
-    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
-    snapshot.save()
-    publish_standings_changed(tournament.pk)
-    snapshot.ran_at, snapshot.written = computed_at, True
-    snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
     return snapshot
 
 
