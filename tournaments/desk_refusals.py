@@ -8,6 +8,10 @@ DESK_SENTENCES = {
     ("action_params", "choice"): _("%(field)s must be one of %(choices)s, not %(value)s."),
     ("action_params", "range"): _("%(field)s must be a whole number from %(minimum)s to %(maximum)s, not %(value)s."),
     ("action_params", "players"): _("Name the players absent: one to four ids of this table's players, each once."),
+    ("action_params", "withdrawing_player"): _("Name the player who withdraws: the id of one of this table's "
+                                               "players."),
+    ("action_params", "penalized_player"): _("Name the player whose game points are taken off: the id of one of "
+                                             "this table's players."),
     ("action_params", "not_seated"): _("Player %(value)s does not play at table %(table)s."),
     "reason_missing": _("Give the reason for this action: it is kept with it."),
     "reason_too_long": _("A reason has at most %(limit)s characters."),

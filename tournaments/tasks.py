@@ -114,7 +114,8 @@ def standings_recompute_task(self, tournament_id: int) -> dict | None:
             fault_delay("standings recompute")
     else:
         snapshot = standings_recompute(tournament=tournament)
-    return {"tournament": tournament_id, "computed_at": snapshot.computed_at.isoformat(),
+    # When this recompute ran (its standings' own time stays the last change's when it wrote nothing: ``written``).
+    return {"tournament": tournament_id, "computed_at": snapshot.ran_at.isoformat(), "written": snapshot.written,
             "duration_ms": snapshot.duration_ms, "path": "incremental" if snapshot.incremental else "full",
             "changes": snapshot.changes}
 

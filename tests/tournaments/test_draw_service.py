@@ -218,3 +218,32 @@ def test_a_forfeited_table_is_no_meeting_for_the_next_swiss_draw(forfeited):
         desk_action_revert(action=action, reason="he was there after all")
         inputs, _ = draw_inputs(tournament, 2, "seed")
         assert inputs.history[0].tables[0].forfeit is False
+
+
+@pytest.mark.parametrize("gone", ["forfeit", "withdrawal"])
+def test_the_partner_of_a_player_absent_or_gone_counts_a_round_sat_out(gone):
+    """A player's partner absent (a forfeit) or gone mid-match (a withdrawal) sat the round out there, scored as a
+    sit-out: the draw's history says so (``sat_out``) and the next draw makes the three others sit out first."""
+    from tests.web.conftest import enter_hands
+    from tournaments.services.desk import desk_action_take
+
+    tournament, people = event(5, fmt="swiss")
+    first = round_pair(tournament=tournament)
+    match = Match.objects.get(round=first)
+    seats = dict(RoundSeat.objects.filter(match=match).values_list("seat", "player_id"))
+    if gone == "withdrawal":
+        enter_hands(match, 1)
+        desk_action_take(tournament=tournament, kind="withdrawal", match=match, reason="felt ill",
+                         params={"player": seats["E"]})
+    else:
+        desk_action_take(tournament=tournament, kind="forfeit", match=match, reason="never came",
+                         params={"players": [seats["E"]]})
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+    number = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "start_number"))
+    out_first = RoundSeat.objects.get(round=first, match=None).player_id
+    second = round_pair(tournament=tournament)
+    kept = RoundDraw.objects.get(round=second)
+    assert kept.inputs["history"][0]["tables"][0]["sat_out"] == [number[seats["W"]]]
+    sat_twice = {out_first, seats["W"]}
+    assert RoundSeat.objects.get(round=second, match=None).player_id not in sat_twice
+    assert round_draw_check(second)["same"] is True

@@ -335,3 +335,36 @@ def test_a_forfeited_table_keeps_its_seats_in_a_tables_cycle_and_its_flag_in_jso
     with pytest.raises(DrawError) as caught:
         DrawInputs.from_json(data)
     assert (caught.value.code, caught.value.params) == ("inputs_invalid", {"field": "history[0].tables[0].forfeit"})
+
+
+# -- a partner of a player absent sat the round out (scored so): the rotation counts it ---------------------------
+
+def _five(seed: str, sat_out: tuple[int, ...]) -> DrawResult:
+    """Round 2 of five players: 5 sat round 1 out; at table 1, player 1 was absent (a forfeit) and 2, their
+    partner, sat the round out there (``sat_out``) or, before the rotation counted it, did not."""
+    history = [PastRound(1, (PastTable(1, (1, 2), (3, 4), forfeit=True, sat_out=sat_out),), (5,))]
+    return draw(inputs("swiss", 2, range(1, 6), seed=seed, history=history))
+
+
+def test_the_partner_of_an_absent_player_does_not_sit_out_again_before_the_others():
+    uncounted = [s for s in (f"s{i}" for i in range(60)) if _five(s, ()).sitting_out == (2,)]
+    assert uncounted  # without it, seeds exist that make 2 sit out twice before 1, 3 and 4 once
+    for seed in (f"s{i}" for i in range(60)):
+        assert _five(seed, (2,)).sitting_out in ((1,), (3,), (4,))
+    same = [_five(s, (2,)) for s in uncounted]
+    assert all(r.sitting_out != (2,) for r in same)
+
+
+def test_a_tables_sat_out_is_kept_in_json_and_checked():
+    history = [PastRound(1, (PastTable(1, (1, 2), (3, 4), forfeit=True, sat_out=(2,)),), (5,))]
+    data = inputs("swiss", 2, range(1, 6), history=history).to_json()
+    assert data["history"][0]["tables"][0]["sat_out"] == [2]
+    assert DrawInputs.from_json(data).history == tuple(history)
+    plain = inputs("swiss", 2, range(1, 6), history=[PastRound(1, (PastTable(1, (1, 2), (3, 4)),), (5,))]).to_json()
+    assert "sat_out" not in plain["history"][0]["tables"][0]  # a draw stored before it reads as it always did
+    data["history"][0]["tables"][0]["sat_out"] = [5]  # not at that table
+    assert refusal(DrawInputs.from_json(data)).code == "history_invalid"
+    data["history"][0]["tables"][0]["sat_out"] = ["2"]
+    with pytest.raises(DrawError) as caught:
+        DrawInputs.from_json(data)
+    assert caught.value.params == {"field": "history[0].tables[0].sat_out[0]"}

@@ -75,7 +75,8 @@ def unconfirmed_counts(tournament: Tournament) -> dict[int, int] | None:
 
     if not marks_unconfirmed(tournament):
         return None
-    waiting = _counted_waiting(tournament)
+    # The public standings count the published rounds alone (``services.standings``): so do their marks.
+    waiting = _counted_waiting(tournament).filter(round__published_at__isnull=False)
     if tournament.is_individual:
         return dict(Counter(RoundSeat.objects.filter(match__in=waiting).values_list("player_id", flat=True)))
     found = Counter()

@@ -237,13 +237,13 @@ def task_status(task_id) -> dict | None:
 def standings_by_round(tournament: Tournament) -> dict[int, list]:
     """The standings as they stood after each round: {round number: [StandingRow, ...]}, in four queries.
 
-    Ranked by the pure ranking over the results of rounds 1..n (only finished matches count), with the
-    tournament's own metrics and points.
+    Ranked by the pure ranking over the results of rounds 1..n (only finished matches count, of the published
+    rounds: the public's), with the tournament's own metrics and points.
     """
     from tournaments.ranking import TeamInfo, compute_standings
     from tournaments.services.standings import load_results, points_settings, tournament_metrics
 
-    teams, records, _ = load_results(tournament)
+    teams, records, _ = load_results(tournament, published_only=True)  # the public's: its published rounds
     numbers = sorted({r.round for r in records} | {n for t in teams for n in t.absent_rounds})
     metrics, pts = tournament_metrics(tournament), points_settings(tournament)
     out = {}

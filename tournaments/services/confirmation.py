@@ -92,6 +92,20 @@ def _side_of_user(match: Match, user) -> str:
     return match_sides(match).get(player, "") if player else ""
 
 
+def _side_of_device(match: Match, device: str) -> str:
+    """The side of the players who named themselves on this phone before (with their personal code or their
+    account, at any step of the tournament's results), when those of them at this match are all of one side: the
+    phone is theirs, or their side's. "" (unknown) for a phone nobody of the match named themselves on, one
+    players of both sides did, and no phone."""
+    if not device:
+        return ""
+    sides = match_sides(match)
+    named = (ResultEvent.objects.filter(match__round__tournament_id=match.round.tournament_id, device=device,
+                                        player_id__in=list(sides)).values_list("player_id", flat=True).distinct())
+    found = {sides[p] for p in named}
+    return found.pop() if len(found) == 1 else ""
+
+
 # --------------------------------------------------------------------------- personal codes
 
 
@@ -212,7 +226,10 @@ def result_moved(match: Match, user=None, *, reason: str = "") -> None:
     elif finished:
         match.result_status, match.result_mark, match.result_at, match.result_reason = ENTERED, "", now, ""
         match.result_user, match.result_device = _account(user), _actor()["device"]
-        match.result_side = _side_of_user(match, user)
+        # An account's side is its player's (none: a neutral scorekeeper); a phone without one, the side of the
+        # players who named themselves on it before (none known: a table's phone, tied to no side).
+        match.result_side = (_side_of_user(match, user) if match.result_user is not None
+                             else _side_of_device(match, match.result_device))
         kind = ResultEvent.Kind.CORRECTED if was == ENTERED else ResultEvent.Kind.ENTERED
     elif was == ENTERED:
         match.result_status, match.result_mark, match.result_at, match.result_reason = "", "", now, ""

@@ -72,6 +72,19 @@ def _players(params: dict) -> list[int]:
     return sorted(value)
 
 
+def _one_player(params: dict, kind: str) -> int:
+    """The one player an individual event's withdrawal mid-match or penalty names (``player``: an id), refused in
+    the words of that action (not a forfeit's: its absent players)."""
+    value = params.get("player")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == Kind.WITHDRAWAL:
+        raise ServiceError("action_params", "player", {"reason": "withdrawing_player", "field": "player",
+                                                       "value": str(value)})
+    raise ServiceError("action_params", "player", {"reason": "penalized_player", "field": "player",
+                                                   "value": str(value)})
+
+
 def _seated(match: Match, kind: str, params: dict) -> dict:
     """An individual event's action with its players checked against the match's seats; a forfeit gets the side
     absent (``both`` when players of both sides are), a withdrawal mid-match the side of the player who leaves."""
@@ -106,7 +119,7 @@ def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
     if kind == Kind.FORFEIT:
         return {"absent": _side(params, "absent", (*SIDES, "both")), "game_points": forfeit_game_points(tournament)}
     if kind == Kind.WITHDRAWAL and tournament.is_individual:  # a player leaves; the side is the match's (below)
-        return {"player": _players({"players": [params.get("player")]})[0], "award": tournament.withdrawal_award,
+        return {"player": _one_player(params, kind), "award": tournament.withdrawal_award,
                 "game_points": forfeit_game_points(tournament)}
     if kind == Kind.WITHDRAWAL:
         return {"side": _side(params, "side"), "award": tournament.withdrawal_award,
@@ -117,7 +130,7 @@ def _clean_params(kind: str, params: dict, tournament: Tournament) -> dict:
                 "points_ns": _whole(params, "points_ns", 0), "points_ew": _whole(params, "points_ew", 0),
                 "winner": _side(params, "winner", (*SIDES, "draw"))}
     if kind == Kind.PENALTY and tournament.is_individual:  # one player's game points (their standings total)
-        return {"player": _players({"players": [params.get("player")]})[0], "points": _whole(params, "points", 1)}
+        return {"player": _one_player(params, kind), "points": _whole(params, "points", 1)}
     if kind == Kind.PENALTY:
         return {"side": _side(params, "side"), "points": _whole(params, "points", 1)}
     if kind == Kind.DECISION:

@@ -118,13 +118,37 @@ def kept_apart_remove(*, pair: KeptApart, user=None) -> None:
 
 # -- the draw -------------------------------------------------------------------------------------------------
 
+def _gone(match: Match) -> tuple[int, ...]:
+    """The players of a finished individual match who did not play it out: absent (its active forfeit's ``players``)
+    or gone mid-match (its active withdrawal's ``player``, when the withdrawal decided it): their partners sat the
+    round out, scored as a sit-out (``ranking.individual.forfeit_sitting``)."""
+    if match.status != Match.Status.FINISHED:
+        return ()
+    found: list[int] = []
+    for directive in match.directives or []:
+        if directive.get("kind") == "forfeit" and match.forfeit:
+            found += directive.get("players", [])
+        elif directive.get("kind") == "withdrawal" and match.decided_by == "withdrawal" and "player" in directive:
+            found.append(directive["player"])
+    return tuple(found)
+
+
+def _partners_out(seats: dict[str, int], gone: set[int]) -> tuple[int, ...]:
+    """The start numbers of a table's players who sat the round out there: the partners, still at the table, of the
+    players ``gone`` (absent, or withdrawn mid-match)."""
+    return tuple(sorted(p for pair in ((seats["N"], seats["S"]), (seats["E"], seats["W"])) if set(pair) & gone
+                        for p in pair if p not in gone))
+
+
 def _history(tournament: Tournament, number_of: dict[int, int], before: int, stage=None
              ) -> tuple[individual.PastRound, ...]:
     """The stage's rounds before ``before`` as the pure draw reads them: start numbers at each table, a table whose
     match was forfeited (the director's desk: players absent, the match not played) marked ``forfeit``: no meeting,
-    as the team Swiss reads it (``rounds.swiss_states``, FIDE C.04)."""
+    as the team Swiss reads it (``rounds.swiss_states``, FIDE C.04); the partners of a player absent or gone
+    mid-match, who sat the round out there (scored so), in its ``sat_out``: the sit-out rotation counts them."""
     rounds: dict[int, dict] = {}
     forfeited: set[tuple[int, int]] = set()
+    gone: dict[tuple[int, int], set[int]] = {}  # (round, table): the players absent or who withdrew mid-match
     scope = {"round__stage": stage} if stage is not None else {"round__tournament": tournament}
     for seat in (RoundSeat.objects.filter(**scope, round__number__lt=before)
                  .select_related("round", "match").order_by("round__number", "match__table", "seat")):
@@ -132,14 +156,18 @@ def _history(tournament: Tournament, number_of: dict[int, int], before: int, sta
         if seat.match_id is None:
             rounds[seat.round.number]["out"].append(number_of[seat.player_id])
             continue
+        where = (seat.round.number, seat.match.table)
         table = rounds[seat.round.number]["tables"].setdefault(seat.match.table, {})
         table[seat.seat] = number_of[seat.player_id]
         if seat.match.forfeit and seat.match.status == Match.Status.FINISHED:
-            forfeited.add((seat.round.number, seat.match.table))
+            forfeited.add(where)
+        if where not in gone:
+            gone[where] = {number_of[p] for p in _gone(seat.match) if p in number_of}
     past = []
     for number in sorted(rounds):
         tables = tuple(individual.PastTable(table=t, ns=(s["N"], s["S"]), ew=(s["E"], s["W"]),
-                                            forfeit=(number, t) in forfeited)
+                                            forfeit=(number, t) in forfeited,
+                                            sat_out=_partners_out(s, gone.get((number, t), set())))
                        for t, s in sorted(rounds[number]["tables"].items()) if len(s) == 4)
         past.append(individual.PastRound(number=number, tables=tables,
                                          sitting_out=tuple(sorted(rounds[number]["out"]))))

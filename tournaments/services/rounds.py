@@ -105,7 +105,7 @@ def round_pair(*, tournament: Tournament, force: bool = False, user=None, number
         if Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).update(
                 status=Tournament.Status.RUNNING):
             versions.tournament_changed(tournament.pk)  # its status: a round not yet published moves no other stamp
-        # A new round's byes (and absences) count in the standings at once.
+        # A new round's byes (and absences) count in the standings at once (its publication, when it waits for one).
         transaction.on_commit(lambda: standings_recompute_schedule(tournament.pk))
         publish_tournament_changed(tournament.pk)
     return rnd

@@ -10,22 +10,27 @@ added to its totals (``apply_carry``); the tiebreaks read the stage's own matche
 * a knockout ranks by the round reached (``knockout_standings``), the previous stage's rank after that;
 * any other stage is one standings, as a one-stage event's.
 
-``stage_rows`` computes a stage's rows in memory (the standings recompute saves them; ``stage_close`` cuts
-them); it reads the field, the round numbers and the matches (and the seats, for players).
+``stage_rows`` computes a stage's rows in memory (the standings recompute saves them, over the published rounds
+alone: ``stages_standings_recompute``; ``stage_close`` cuts them); it reads the field, the round numbers and the
+matches (and the seats, for players).
 """
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection
 
-from tournaments.models import DirectorAction, Entry, Match, Stage, StageEntrant, Tournament
-from tournaments.ranking import Context, TeamInfo, rank_standings
+from tournaments.live import publish_standings_changed
+from tournaments.models import DirectorAction, Entry, Match, Stage, StageEntrant, Standing, Tournament
+from tournaments.ranking import Context, TeamInfo, club_standings, rank_standings
 from tournaments.services.match_records import MATCH_COLUMNS, Records
 from tournaments.ranking.individual import individual_context, individual_metrics, rank_individual_standings
 from tournaments.services.standings_individual import individual_inputs
+from tournaments.services.standings_public import saved_rows_by_entrant, snapshot_unmoved, unmoved_result
 from tournaments.stages import Carry, KnockoutMatch, Rule, apply_carry, knockout_standings, qualify, rows_of
 
 
@@ -91,14 +96,15 @@ def stage_field(stage: Stage, tournament: Tournament) -> list[Entrant]:
     return out
 
 
-def _team_matches(stage: Stage, pts):
+def _team_matches(stage: Stage, pts, published_only: bool = False):
+    published = " AND r.published_at IS NOT NULL" if published_only else ""  # the public's: published rounds
     with connection.cursor() as cursor:
-        cursor.execute("SELECT number FROM tournaments_round WHERE stage_id = %s", [stage.pk])
+        cursor.execute(f"SELECT r.number FROM tournaments_round r WHERE r.stage_id = %s{published}", [stage.pk])
         numbers = {n for n, in cursor.fetchall()}
         table = connection.ops.quote_name("table")
         cursor.execute(f"SELECT {MATCH_COLUMNS}, m.{table} FROM tournaments_match m JOIN tournaments_round r "
                        f"ON r.id = m.round_id JOIN tournaments_tournament t ON t.id = r.tournament_id "
-                       f"WHERE r.stage_id = %s ORDER BY r.number, m.{table}", [stage.pk])
+                       f"WHERE r.stage_id = %s{published} ORDER BY r.number, m.{table}", [stage.pk])
         matches = cursor.fetchall()
     return numbers, matches, Records(pts)
 
@@ -115,12 +121,14 @@ def stage_deductions(stage: Stage, tournament: Tournament) -> dict[int, list[tup
     return out
 
 
-def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str]) -> StageRows:
-    """The stage's standings in memory (see the module's rules)."""
+def stage_rows(stage: Stage, tournament: Tournament, pts, metrics: list[str], *,
+               published_only: bool = False) -> StageRows:
+    """The stage's standings in memory (see the module's rules); ``published_only``: over its published rounds
+    alone (the saved standings, the public's), else over every round (the pairing's, a stage's close)."""
     field = stage_field(stage, tournament)
     if tournament.is_individual:
-        return _individual_rows(stage, tournament, pts, metrics, field)
-    numbers, matches, records_of = _team_matches(stage, pts)
+        return _individual_rows(stage, tournament, pts, metrics, field, published_only)
+    numbers, matches, records_of = _team_matches(stage, pts, published_only)
     return _team_rows(stage, field, numbers, matches, records_of, stage_deductions(stage, tournament), pts, metrics)
 
 
@@ -130,7 +138,7 @@ def stage_rows_by_round(stage: Stage, tournament: Tournament, pts, metrics: list
     four queries whatever the number of rounds. As the event's ``standings_by_round``, a director's deduction
     (decided at no round) is left out."""
     field = stage_field(stage, tournament)
-    numbers, matches, records_of = _team_matches(stage, pts)
+    numbers, matches, records_of = _team_matches(stage, pts, published_only=True)  # the public's rounds
     return {n: _team_rows(stage, field, {r for r in numbers if r <= n}, [m for m in matches if m[1] <= n],
                           records_of, {}, pts, metrics)
             for n in sorted(numbers)}
@@ -193,14 +201,58 @@ def _team_rows(stage: Stage, field: list[Entrant], numbers: set[int], matches: l
     return StageRows(stage, rows, pools, pool_ranks, field, list(metrics), [])
 
 
-def _individual_rows(stage, tournament, pts, metrics, field) -> StageRows:
+def _individual_rows(stage, tournament, pts, metrics, field, published_only: bool = False) -> StageRows:
     from tournaments.ranking import METRICS
 
     usable = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries] or None
-    players, matches, sit_outs = individual_inputs(tournament, pts, stage=stage, field=field)
+    players, matches, sit_outs = individual_inputs(tournament, pts, stage=stage, field=field,
+                                                   published_only=published_only)
     ctx = individual_context(players, matches, sit_outs, settings=pts)
     carried = {e.competitor: e.carried for e in field if e.carried is not None}
     if carried:
         apply_carry(ctx, carried)
     rows = rank_individual_standings(ctx, format=stage.format, metrics=usable)
     return StageRows(stage, rows, {}, {}, field, individual_metrics(stage.format, usable), matches)
+
+
+def stages_standings_recompute(tournament: Tournament, stages, snapshot, pts, team_metrics: list[str],
+                               started: float, computed_at, changed: set[int | None]):
+    """A multi-stage event's recompute (``standings.standings_recompute`` calls it under the tournament's lock):
+    every stage that has started ranked on its own (``stage_rows``) over its published rounds, all its rows
+    replaced (no kept inputs: a stage's field and rounds are few, and the event is loaded whole); nothing written
+    when the public standings stay as they are (``standings_public.snapshot_unmoved``). The club standings are
+    stage 1's. ``team_metrics``: a team event's metric names (``standings.tournament_metrics``)."""
+    metrics = list(tournament.tiebreaks or []) if tournament.is_individual else team_metrics
+    new, first, used = [], None, metrics
+    for stage in stages:
+        if stage.status == Stage.Status.PENDING:
+            continue
+        computed = stage_rows(stage, tournament, pts, metrics, published_only=True)
+        used = computed.metrics if tournament.is_individual else metrics
+        if first is None:
+            first = computed
+        for r in computed.rows:
+            who = {"player_id": r.player} if tournament.is_individual else {"team_id": r.team}
+            entrant = r.player if tournament.is_individual else r.team
+            new.append(Standing(tournament=tournament, stage=stage, computed_at=computed_at,
+                                pool=computed.pools.get(entrant), pool_rank=computed.pool_ranks.get(entrant),
+                                **who, **{f: getattr(r, f) for f in Standing.COMPUTED}))
+    clubs = []
+    if first is not None and not tournament.is_individual:
+        clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
+                 for c in club_standings(first.rows, {e.competitor: e.club for e in first.field}, pts)]
+    wanted = {(s.stage_id, s.team_id, s.player_id): (s.pool, s.pool_rank, *(getattr(s, f) for f in Standing.COMPUTED))
+              for s in new}
+    if snapshot_unmoved(snapshot, changed, wanted == saved_rows_by_entrant(tournament), used, clubs):
+        return unmoved_result(snapshot, computed_at, started, changed)
+    Standing.objects.filter(tournament=tournament).delete()
+    Standing.objects.bulk_create(new, batch_size=1000)
+    snapshot.computed_at, snapshot.metrics = computed_at, list(used)
+    snapshot.clubs = clubs
+    snapshot.generation = uuid.uuid4().hex
+    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
+    snapshot.save()
+    publish_standings_changed(tournament.pk)
+    snapshot.ran_at, snapshot.written = computed_at, True
+    snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
+    return snapshot

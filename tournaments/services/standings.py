@@ -33,6 +33,10 @@ queues, ``standings.{tournament id % N}``; one queue, ``standings``, by default)
 single-process worker. Correctness never depends on it: a recompute run by any other process finds
 a generation it did not write and loads everything.
 
+Publication. The saved standings are the public's: they count the published rounds alone, and a recompute whose
+changes came from rounds not published yet and that finds them as saved writes nothing, its snapshot's time and
+stamp included (``standings_public``). The pairing reads every round (``load_results``).
+
 Writing. Only the rows whose values changed are written (after one result: the two teams, their
 opponents' Buchholz, the positions that moved), compared with the rows as the last recompute left
 them, or as read from the table after a full load.
@@ -70,6 +74,7 @@ from tournaments.ranking import (
 )
 from tournaments.ranking.metrics import DEFAULT_METRICS
 from tournaments.services.match_records import MATCH_COLUMNS as _MATCH_COLUMNS
+from tournaments.services.standings_public import snapshot_unmoved, unmoved_result
 from tournaments.services.match_records import Records as _Records
 from tournaments.selectors import confirmation
 
@@ -155,6 +160,9 @@ FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
 JOIN tournaments_tournament t ON t.id = r.tournament_id
 WHERE r.tournament_id = %s
 """
+# The saved standings are the public's: a round not published yet (issue 28) counts from its publication on.
+_PUBLISHED = " AND r.published_at IS NOT NULL"
+_PUBLISHED_MATCHES_SQL = _MATCHES_SQL + _PUBLISHED
 
 
 # The director's active deductions from the teams' standings totals (tournaments/services/desk.py).
@@ -167,14 +175,16 @@ ORDER BY a.id
 
 
 
-def _load(tournament: Tournament, pts: PointsSettings):
-    """The tournament's teams, its match rows by id, each match's records, and each team's club."""
+def _load(tournament: Tournament, pts: PointsSettings, published_only: bool = False):
+    """The tournament's teams, its match rows by id, each match's records, and each team's club; ``published_only``:
+    of its published rounds alone (the saved standings, the public's), else of every round (the pairing's)."""
     with connection.cursor() as cursor:
         cursor.execute(_ENTRIES_SQL, [tournament.pk])
         entries = cursor.fetchall()
-        cursor.execute("SELECT number FROM tournaments_round WHERE tournament_id = %s", [tournament.pk])
+        cursor.execute("SELECT r.number FROM tournaments_round r WHERE r.tournament_id = %s"
+                       + (_PUBLISHED if published_only else ""), [tournament.pk])
         numbers = {number for number, in cursor.fetchall()}
-        cursor.execute(_MATCHES_SQL, [tournament.pk])
+        cursor.execute(_PUBLISHED_MATCHES_SQL if published_only else _MATCHES_SQL, [tournament.pk])
         matches = {row[0]: row for row in cursor.fetchall()}
         cursor.execute(_DEDUCTIONS_SQL, [tournament.pk])
         deductions: dict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -196,13 +206,15 @@ def _load(tournament: Tournament, pts: PointsSettings):
     return teams, matches, records, clubs
 
 
-def load_results(tournament: Tournament) -> tuple[list[TeamInfo], list[MatchRecord], dict[int, int | None]]:
-    """The tournament's teams and finished results as plain values, and each team's club.
+def load_results(tournament: Tournament, *, published_only: bool = False
+                 ) -> tuple[list[TeamInfo], list[MatchRecord], dict[int, int | None]]:
+    """The tournament's teams and finished results as plain values, and each team's club; ``published_only``: of
+    its published rounds alone (what the public sees), else of every round (the pairing's).
 
     Reads the entries, the round numbers and the matches only: a match carries its games won and
     its game points (the sums ``match_refresh_result`` keeps), so no game is read.
     """
-    teams, _, records, clubs = _load(tournament, points_settings(tournament))
+    teams, _, records, clubs = _load(tournament, points_settings(tournament), published_only)
     return teams, [r for recs in records.values() for r in recs], clubs
 
 
@@ -227,16 +239,18 @@ class _Inputs:
 
         Only a changed result is applied here; a changed round, entry or club (``None``), a match
         inserted, deleted or re-paired (its round or teams differ) changes which rounds a team was
-        absent from, so it needs the full load.
+        absent from, so it needs the full load. A match of a round not published yet, read neither now
+        nor before, is no change of the saved standings (its round's publication asks for a full load).
         """
         if None in changed:
             return False
         if not changed:
             return True
         with connection.cursor() as cursor:
-            cursor.execute(f"{_MATCHES_SQL} AND m.id IN ({', '.join(['%s'] * len(changed))})",
+            cursor.execute(f"{_PUBLISHED_MATCHES_SQL} AND m.id IN ({', '.join(['%s'] * len(changed))})",
                            [tournament_id, *changed])
             rows = {row[0]: row for row in cursor.fetchall()}
+        changed = {m for m in changed if m in rows or m in self.matches}
         if rows.keys() != changed or any(rows[m][:4] != self.matches.get(m, ())[:4] for m in changed):
             return False
         records_of = _Records(self.settings[0])
@@ -329,68 +343,41 @@ def standings_recompute(*, tournament: Tournament) -> StandingsSnapshot:
         changed = _take_changes(tournament.pk)
         if snapshot.stage_count > 1 or tournament.format == Tournament.Format.POOLS:  # pools: ranked in each pool
             stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
-            return _stages_recompute(tournament, stages, snapshot, pts, started, computed_at)
+            from tournaments.services.stage_standings import stages_standings_recompute
+
+            return stages_standings_recompute(tournament, stages, snapshot, pts, metrics, started, computed_at,
+                                              changed)
         stage = Stage(pk=snapshot.first_stage, tournament=tournament, number=1)
         if tournament.is_individual:
             from tournaments.services.standings_individual import individual_standings_recompute
 
             return individual_standings_recompute(tournament, snapshot, pts, list(tournament.tiebreaks or []),
-                                                  started, stage=stage)
+                                                  started, stage=stage, changed=changed)
         incremental = True
         if (inputs is None or inputs.generation != snapshot.generation or inputs.settings != (pts, metrics, waiting)
                 or not inputs.apply(changed, tournament.pk)):
-            teams, matches, records, clubs = _load(tournament, pts)
+            teams, matches, records, clubs = _load(tournament, pts, published_only=True)
             ctx = Context.build(teams, (r for recs in records.values() for r in recs), pts)
             inputs = _Inputs("", (pts, metrics, waiting), matches, records, ctx, clubs)
             incremental = False
         rows = rank_standings(inputs.ctx, metrics)
-        inputs.saved = _replace_rows(tournament, rows, computed_at, inputs.saved, stage.pk)
-        snapshot.computed_at, snapshot.metrics = computed_at, metrics
-        snapshot.clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
-                          for c in club_standings(rows, inputs.clubs, pts)]
+        saved = inputs.saved if inputs.saved is not None else _saved_rows(tournament)
+        clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
+                 for c in club_standings(rows, inputs.clubs, pts)]
+        same = len(saved) == len(rows) and all(saved.get(r.team, (None, None))[1] == _values(r) for r in rows)
+        if snapshot_unmoved(snapshot, changed, same, metrics, clubs):
+            inputs.saved, inputs.generation = saved, snapshot.generation
+            _keep(tournament.pk, inputs)
+            return unmoved_result(snapshot, computed_at, started, changed)
+        inputs.saved = _replace_rows(tournament, rows, computed_at, saved, stage.pk)
+        snapshot.computed_at, snapshot.metrics, snapshot.clubs = computed_at, metrics, clubs
         snapshot.generation = inputs.generation = uuid.uuid4().hex
         snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
         snapshot.save()
         publish_standings_changed(tournament.pk)
     _keep(tournament.pk, inputs)
+    snapshot.ran_at, snapshot.written = computed_at, True
     snapshot.incremental, snapshot.changes = incremental, sorted(m for m in changed if m is not None)
-    return snapshot
-
-
-def _stages_recompute(tournament: Tournament, stages, snapshot, pts, started: float, computed_at) -> StandingsSnapshot:
-    """A multi-stage event: every stage that has started ranked on its own (``stage_standings``), all its rows
-    replaced (no kept inputs: a stage's field and rounds are few, and the event is loaded whole). The club
-    standings are stage 1's."""
-    from tournaments.services.stage_standings import stage_rows
-
-    metrics = (list(tournament.tiebreaks or []) if tournament.is_individual else tournament_metrics(tournament))
-    Standing.objects.filter(tournament=tournament).delete()
-    new, first, used = [], None, metrics
-    for stage in stages:
-        if stage.status == Stage.Status.PENDING:
-            continue
-        computed = stage_rows(stage, tournament, pts, metrics)
-        used = computed.metrics if tournament.is_individual else metrics
-        if first is None:
-            first = computed
-        for r in computed.rows:
-            who = {"player_id": r.player} if tournament.is_individual else {"team_id": r.team}
-            entrant = r.player if tournament.is_individual else r.team
-            new.append(Standing(tournament=tournament, stage=stage, computed_at=computed_at,
-                                pool=computed.pools.get(entrant), pool_rank=computed.pool_ranks.get(entrant),
-                                **who, **{f: getattr(r, f) for f in Standing.COMPUTED}))
-    Standing.objects.bulk_create(new, batch_size=1000)
-    snapshot.computed_at, snapshot.metrics = computed_at, list(used)
-    clubs = []
-    if first is not None and not tournament.is_individual:
-        clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
-                 for c in club_standings(first.rows, {e.competitor: e.club for e in first.field}, pts)]
-    snapshot.clubs = clubs
-    snapshot.generation = uuid.uuid4().hex
-    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
-    snapshot.save()
-    publish_standings_changed(tournament.pk)
-    snapshot.incremental, snapshot.changes = False, []
     return snapshot
 
 

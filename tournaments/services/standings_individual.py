@@ -17,6 +17,7 @@ from django.utils import timezone
 from tournaments.live import publish_standings_changed
 from tournaments.models import DirectorAction, Entry, Match, RoundSeat, Standing, StandingsSnapshot, Tournament
 from tournaments.selectors import confirmation
+from tournaments.services.standings_public import saved_rows_by_entrant, snapshot_unmoved, unmoved_result
 from tournaments.ranking import METRICS
 from tournaments.ranking.individual import (
     IndividualMatch,
@@ -46,11 +47,15 @@ def _withdrawn(match: dict) -> tuple[int, ...]:
     return (withdrawal["player"],) if "player" in withdrawal else ()
 
 
-def _director_deductions(tournament: Tournament, stage) -> dict[int, list[tuple[str, int]]]:
+def _director_deductions(tournament: Tournament, stage, published_only: bool = False
+                         ) -> dict[int, list[tuple[str, int]]]:
     """The director's active deductions from each player's totals, and the penalties of one player's game points;
-    a stage's: the penalties of its matches and the deductions decided while it ran (``params["stage"]``)."""
+    a stage's: the penalties of its matches and the deductions decided while it ran (``params["stage"]``);
+    ``published_only``: no penalty of a match of a round not published yet."""
     actions = DirectorAction.objects.filter(tournament=tournament, reverted_at__isnull=True,
                                             kind__in=("deduction", "penalty"))
+    if published_only:
+        actions = actions.exclude(match__round__published_at__isnull=True, match__isnull=False)
     deductions: dict[int, list[tuple[str, int]]] = {}
     for kind, player, params, round_stage in actions.values_list(
             "kind", "entry__player_id", "params", "match__round__stage__number").order_by("id"):
@@ -63,13 +68,15 @@ def _director_deductions(tournament: Tournament, stage) -> dict[int, list[tuple[
     return deductions
 
 
-def individual_inputs(tournament: Tournament, pts, *, stage=None,
-                      field=None) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
+def individual_inputs(tournament: Tournament, pts, *, stage=None, field=None, published_only: bool = False
+                      ) -> tuple[list[PlayerInfo], list[IndividualMatch], list[SitOut]]:
     """The pure ranking's inputs from the rows: the entered players, the finished matches, the sit-outs scored.
 
     The whole event's by default; with ``stage`` (and its ``field``, ``stage_standings.stage_field``'s entrants)
-    one stage's: its players, its own rounds, its matches' penalties and the deductions decided while it ran."""
-    deductions = _director_deductions(tournament, stage)
+    one stage's: its players, its own rounds, its matches' penalties and the deductions decided while it ran.
+    ``published_only``: of the published rounds alone (the saved standings, the public's; the draws read every
+    round)."""
+    deductions = _director_deductions(tournament, stage, published_only)
     if field is None:
         field = Entry.objects.filter(tournament=tournament, player__isnull=False, reserve=False).values_list(
             "player_id", "player__club_id", "start_number", "withdrawn")
@@ -78,6 +85,8 @@ def individual_inputs(tournament: Tournament, pts, *, stage=None,
     players = [PlayerInfo(player=p, club=c, number=n or 0, withdrawn=w, deductions=tuple(deductions.get(p, ())))
                for p, c, n, w in field]
     scope = {"round__tournament": tournament} if stage is None else {"round__stage": stage}
+    if published_only:
+        scope["round__published_at__isnull"] = False
     seats: dict[int, dict[str, int]] = {}
     out: list[tuple[int, int]] = []
     for match_id, player, seat, number in RoundSeat.objects.filter(**scope).values_list(
@@ -117,25 +126,32 @@ def individual_inputs(tournament: Tournament, pts, *, stage=None,
 
 
 def individual_standings_recompute(tournament: Tournament, snapshot: StandingsSnapshot, pts, metrics,
-                                   started: float, *, stage=None) -> StandingsSnapshot:
-    """Rank the players and replace the saved rows and the club ranking (in the caller's transaction and lock)."""
+                                   started: float, *, stage=None, changed=frozenset()) -> StandingsSnapshot:
+    """Rank the players over the published rounds and replace the saved rows and the club ranking (in the caller's
+    transaction and lock); nothing written when the public standings stay as they are (``snapshot_unmoved``:
+    ``changed``, what the recompute took, came from rounds not published yet alone)."""
     # Names stored by a write that skipped the checks (a bulk update) are dropped, as the team standings do.
     metrics = [n for n in metrics if n in METRICS and "individual" in METRICS[n].entries]
-    players, matches, sit_outs = individual_inputs(tournament, pts)
+    players, matches, sit_outs = individual_inputs(tournament, pts, published_only=True)
     rows = compute_individual_standings(players, matches, sit_outs, format=tournament.format, metrics=metrics or None,
                                         settings=pts)
     metrics = individual_metrics(tournament.format, metrics or None)
     computed_at = timezone.now()
+    new = [Standing(tournament=tournament, stage=stage, player_id=r.player, computed_at=computed_at,
+                    **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in rows]
+    clubs = [{"club": c.club, "rank": c.rank, "players": c.players, "percentage": c.percentage}
+             for c in individual_club_standings(rows, players, best_n=tournament.club_best_n)]
+    wanted = {(s.stage_id, None, s.player_id): (None, None, *(getattr(s, f) for f in Standing.COMPUTED)) for s in new}
+    if snapshot_unmoved(snapshot, changed, wanted == saved_rows_by_entrant(tournament), metrics, clubs):
+        return unmoved_result(snapshot, computed_at, started, changed)
     Standing.objects.filter(tournament=tournament).delete()
-    Standing.objects.bulk_create(
-        [Standing(tournament=tournament, stage=stage, player_id=r.player, computed_at=computed_at,
-                  **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in rows], batch_size=1000)
+    Standing.objects.bulk_create(new, batch_size=1000)
     snapshot.computed_at, snapshot.metrics = computed_at, list(metrics)
-    snapshot.clubs = [{"club": c.club, "rank": c.rank, "players": c.players, "percentage": c.percentage}
-                      for c in individual_club_standings(rows, players, best_n=tournament.club_best_n)]
+    snapshot.clubs = clubs
     snapshot.generation = uuid.uuid4().hex
     snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
     snapshot.save()
     publish_standings_changed(tournament.pk)
-    snapshot.incremental, snapshot.changes = False, []
+    snapshot.ran_at, snapshot.written = computed_at, True
+    snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
     return snapshot

@@ -1,4 +1,4 @@
-"""What the organizer's views share: the sign-in and 404-unless-yours guard, and the services' refusals in words
+"""What the organizer's views share: the sign-in and 404-unless-yours guards (an organizer's, a director's), and the services' refusals in words
 (``tournaments.refusals``, with the teams of a pairing refusal by name)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import NoReverseMatch, reverse
 
-from tournaments import refusals
-from tournaments.models import Round, Team
+from tournaments import access, refusals
+from tournaments.models import Round, Team, Tournament
 
 from web import round_names
 from web.templatetags.web_rounds import round_name
@@ -49,6 +49,22 @@ def organizer_view(view):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), login_url())
         tournament = organized_tournament_or_404(request.user, slug)
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper
+
+
+def director_view(view):
+    """Sign-in first, then the tournament ``slug`` if the user directs it (``access.can_direct``, the one check of
+    every door: its organizers, its directors and staff; else 404), passed as ``tournament``."""
+
+    @functools.wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), login_url())
+        tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+        if not access.can_direct(request.user, tournament.pk):
+            raise Http404
         return view(request, tournament, *args, **kwargs)
 
     return wrapper

@@ -4,24 +4,22 @@ active one. The services decide (``tournaments.services.desk``); their refusals 
 
 from __future__ import annotations
 
-import functools
-
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import access
-from tournaments.models import DirectorAction, Entry, Match, Player, RoundSeat, Tournament
+from tournaments.models import DirectorAction, Entry, Match, Player, Round, RoundSeat
+from tournaments.selectors.clock import OVER, clock_status
 from tournaments.services.desk import desk_action_revert, desk_action_take
 from tournaments.services.desk_preview import desk_action_preview
 from tournaments.services.errors import ServiceError
 
 from ..pages_individual import seat_name
-from .organize_common import login_url, refusal
+from ..templatetags.web_rounds import round_name
+from .organize_common import director_view, refusal
 
 #: What each kind's form sends besides the match or entry and the reason: (field, whole number or a choice).
 FIELDS = {
@@ -51,20 +49,8 @@ def kind_names() -> dict[str, str]:
             "clock_kept": _("Round kept as the clock's early end left it")}
 
 
-def _directs(view):
-    """Sign-in first, then the tournament ``slug`` if the user directs it (``access.can_direct``, the one check of
-    every door: its organizers, its directors and staff; else 404), passed as ``tournament``."""
-
-    @functools.wraps(view)
-    def wrapper(request, slug, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), login_url())
-        tournament = get_object_or_404(Tournament, slug=slug)
-        if not access.can_direct(request.user, tournament.pk):
-            raise Http404
-        return view(request, tournament, *args, **kwargs)
-
-    return wrapper
+#: Sign-in, then the tournament if the user directs it (its organizers, its directors and staff; else 404).
+_directs = director_view
 
 
 #: The fields a refused form shows again as they were sent.
@@ -98,12 +84,16 @@ def _page(request, tournament, *, error=None, kind=None, status=200, preview=Non
     named = {p for a in actions for p in [*a.params.get("players", []), a.params.get("player")] if isinstance(p, int)}
     people = dict(Player.objects.filter(pk__in=named).values_list("pk", "name")) if named else {}
     chosen, seated = _table(request, tournament, matches, kind)
+    cuts = [r for r in Round.objects.filter(tournament=tournament, clock_cut_left__isnull=False)
+            .select_related("stage").order_by("stage__number", "number") if clock_status(r) == OVER]
     return render(request, "web/workspace/organize/desk.html", {
         "tournament": tournament, "tab": "actions", "matches": matches, "entries": entries,
         "actions": [{"action": a, "kind": names.get(a.kind, a.kind), "params": _shown(a, people)} for a in actions],
         "kinds": names, "error": error, "error_kind": kind, "preview": preview,
         "preview_kind": names.get(kind, kind) if preview is not None else "",
         "chosen": chosen, "seated": seated,
+        # The clocks ended early that wait for a decision (reopen or keep: ``organize_draw.round_clock_view``).
+        "clock_cuts": [{"round": r, "name": round_name(r), "id": f"clock-cut-{r.pk}"} for r in cuts],
         "keep_players": request.POST.getlist("players") if kind else [],
         "keep": {f: (request.POST.get(f, "") if kind else "") for f in KEPT},
         "knockout": tournament.format == tournament.Format.KNOCKOUT,

@@ -1,6 +1,7 @@
 """The organizer's round of an individual event: the drawn tables with their seats and table codes, who sits out,
 every draw of the round with its seed (a redraw before the round is played keeps the earlier ones), what the
-draw reports, the link to its inputs as JSON, and the round clock (start, pause, resume, more time, end).
+draw reports, the link to its inputs as JSON, and the round clock (start, pause, resume, more time, end; a clock
+ended early reopened or kept, by a director too: the director's decisions page offers it, ``organize_desk``).
 
 Writes are ``services.draws.round_redraw`` and ``services.clock``; the clock's time shown is the server's
 (``selectors.clock.round_clock``), counted down by ``ws-clock.js`` between refreshes of ``round_clock_state``.
@@ -11,14 +12,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.db.models import Count
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import vocabulary
+from tournaments import access, vocabulary
 from tournaments.models import Entry, Match, Round, RoundSeat, Stage
 from tournaments.selectors.clock import NOT_STARTED, OVER, PAUSED, RUNNING, round_clock
 from tournaments.services import clock as clock_services
@@ -29,7 +30,7 @@ from . import event_words
 from .entry_logic import pair_name
 from web.templatetags.web_rounds import round_name
 
-from .organize_common import organizer_view, refusal, round_of, round_picker, round_url
+from .organize_common import director_view, organizer_view, refusal, round_of, round_picker, round_url
 from .organize_next import is_stage_last, pair_label
 
 #: The "+N minutes" the clock offers by default.
@@ -154,12 +155,22 @@ def round_redraw_view(request, tournament, number):
     return redirect(round_url("ws:round", tournament, rnd))
 
 
+#: The clock's actions a director takes (the API's ``clock/reopen/`` and ``clock/keep/``); the others are an
+#: organizer's.
+DIRECTORS_ACTIONS = ("reopen", "keep")
+
+
 @require_POST
-@organizer_view
+@director_view
 def round_clock_view(request, tournament, number):
-    """Start, pause, resume, extend or end the round's clock (``action``; ``minutes`` to start or extend)."""
-    rnd = round_of(request, tournament, number, Round.objects.select_related("tournament"))
+    """Start, pause, resume, extend or end the round's clock (``action``; ``minutes`` to start or extend): an
+    organizer's; reopen the tables a clock ended early finished, or keep them (``reason``): a director's too, who
+    comes back to the director's decisions (``back=actions``, the page they take it on)."""
     action = request.POST.get("action", "")
+    organizes = access.is_organizer(request.user, tournament.pk)
+    if action not in DIRECTORS_ACTIONS and not organizes:
+        raise Http404
+    rnd = round_of(request, tournament, number, Round.objects.select_related("tournament"))
     minutes = _int(request.POST.get("minutes"))
     try:
         if action == "start":
@@ -192,6 +203,8 @@ def round_clock_view(request, tournament, number):
         messages.error(request, refusal(exc.code, params=exc.params))
     else:
         messages.success(request, done)
+    if request.POST.get("back") == "actions" or not organizes:
+        return redirect(reverse("ws:actions", args=[tournament.slug]) + "#clock-cuts")
     return redirect(round_url("ws:round", tournament, rnd, "#clock"))
 
 

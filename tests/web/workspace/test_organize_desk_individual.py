@@ -117,3 +117,20 @@ def test_a_player_withdraws_from_the_event_and_a_deduction_names_their_entry(des
     entry.refresh_from_db()
     assert entry.withdrawn and DirectorAction.objects.count() == 2
     assert "20 game points off" in page_of(desk, hall)
+
+
+def test_a_withdrawal_or_a_penalty_naming_nobody_says_whom_to_name(desk, hall, settings):
+    """Not the forfeit's words (its absent players): the player who withdraws, the player penalized."""
+    one = hall["one"]
+    enter_hands(one, 1)  # under way
+    refused = take(desk, hall, kind="withdrawal", match=one.pk, reason="felt ill")  # nobody chosen
+    body = refused.content.decode()
+    assert refused.status_code == 400 and 'role="alert"' in body
+    assert "Name the player who withdraws" in body and "Name the players absent" not in body
+    refused = take(desk, hall, kind="penalty", match=one.pk, points="5", reason="slow play")
+    body = refused.content.decode()
+    assert "Name the player whose game points are taken off" in body and "Name the players absent" not in body
+    desk.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    dutch = take(desk, hall, kind="withdrawal", match=one.pk, reason="ziek").content.decode()
+    assert "Geef de speler die opgeeft aan" in dutch
+    assert not DirectorAction.objects.exists()

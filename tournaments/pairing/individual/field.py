@@ -124,7 +124,10 @@ class Field:
             seen.add(number)
             if number in self.active:
                 self.score[number] = (mp, won, points)
+        # A round sat out: sitting out of the draw, or at a table whose match the player's partner missed (absent,
+        # or withdrew mid-match: ``PastTable.sat_out``, scored as a sit-out).
         self.sat_out = Counter(p for past in self.history for p in past.sitting_out)
+        self.sat_out.update(p for past in self.history for t in past.tables for p in t.sat_out)
         self.scorer = Counter(t.ns[0] for past in self.history for t in past.tables if t.ns[0] is not None)
 
     # -- checks ----------------------------------------------------------------------------------------------
@@ -148,6 +151,9 @@ class Field:
             seated = [p for t in past.tables for p in (*t.ns, *t.ew) if p is not None]
             tables = [t.table for t in past.tables]
             if len(set(seated)) != len(seated) or len(set(tables)) != len(tables) or set(seated) & set(past.sitting_out):
+                raise DrawError("history_invalid", {"round": past.number})
+            if any(not set(t.sat_out) <= {*t.ns, *t.ew} - {None} or len(set(t.sat_out)) != len(t.sat_out)
+                   for t in past.tables):  # who sat out at a table was seated there, once
                 raise DrawError("history_invalid", {"round": past.number})
 
     # -- randomness ------------------------------------------------------------------------------------------

@@ -33,12 +33,15 @@ class DrawPlayer:
 class PastTable:
     """A table of an earlier round; a seat left empty after a withdrawal is None. ``forfeit``: its match was not
     played (the director's desk: players absent), so its four met nobody there (FIDE's Swiss rules, C.04, do not
-    count a game lost by an absence as played); the table still stands in its round (a ``tables`` cycle's seats)."""
+    count a game lost by an absence as played); the table still stands in its round (a ``tables`` cycle's seats).
+    ``sat_out``: players of the table who sat the round out there (the partner of a player absent, or of one who
+    withdrew mid-match: scored as a sit-out), counted by the sit-out rotation as a round sat out."""
 
     table: int
     ns: tuple[int | None, int | None]
     ew: tuple[int | None, int | None]
     forfeit: bool = False
+    sat_out: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,8 @@ class DrawInputs:
                 {
                     "number": r.number,
                     "tables": [{"table": t.table, "ns": list(t.ns), "ew": list(t.ew),
-                                **({"forfeit": True} if t.forfeit else {})} for t in r.tables],
+                                **({"forfeit": True} if t.forfeit else {}),
+                                **({"sat_out": list(t.sat_out)} if t.sat_out else {})} for t in r.tables],
                     "sitting_out": list(r.sitting_out),
                 }
                 for r in self.history
@@ -102,6 +106,7 @@ class DrawInputs:
                         ns=_seats(_get(t, "ns", where), f"{where}.ns"),
                         ew=_seats(_get(t, "ew", where), f"{where}.ew"),
                         forfeit=_bool(t.get("forfeit", False), f"{where}.forfeit"),
+                        sat_out=_ints(t.get("sat_out", []), f"{where}.sat_out"),
                     )
                     for k, t in enumerate(_list(_get(r, "tables", f"history[{i}]"), f"history[{i}].tables"))
                     for where in [f"history[{i}].tables[{k}]"]
