@@ -7,6 +7,7 @@ import pytest
 import scoring
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from tests.fuzz import examples
 from tests.tournaments.test_rounds_service import make_tournament
 from tournaments.models import DirectorAction, Entry, Game, Hand, Match, Standing
 from tournaments.services.desk import desk_action_revert, desk_action_take, match_directives
@@ -86,8 +87,12 @@ def _standings(tournament):
         "points_for", "points_against", "forfeits_won", "forfeits_lost", "withdrawn", "tiebreaks"))
 
 
+# 25 random sequences a run (each run draws others; FUZZ_SCALE for more: tests/fuzz.py), some 300 steps: each of the
+# step kinds comes up in every run. tests/tournaments/test_desk_proof_properties.py takes the same steps with the
+# confirmation's.
+@pytest.mark.slow
 @pytest.mark.django_db
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(steps=st.lists(STEPS, min_size=1, max_size=25))
 def test_results_and_standings_equal_a_recomputation_from_scratch(steps):
