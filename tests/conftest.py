@@ -7,6 +7,7 @@ a real worker against the Redis of REDIS_URL (see tests/tournaments/test_tasks.p
 import pytest
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's own order (transactional tests after the others), kept
 def pytest_collection_modifyitems(session, config, items):
     """The tests marked ``slow`` (each takes tens of seconds) run first, in their order, before all the others.
 

@@ -202,6 +202,7 @@ def test_stateful_runs_along_the_schemas_links(fuzz_world, _served_schema_text):
     print(f"stateful: {len(calls)} calls, {len(created)} creations, {len({c[1] for c in calls})} paths")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_schemathesis_coverage_phase_over_the_reads(live_server, settings, tmp_path):
     """schemathesis' CLI, its coverage phase (boundary and empty values, every parameter missing or wrong,

@@ -41,6 +41,7 @@ def _operations(schema):
                 yield path, method, op
 
 
+@pytest.mark.slow  # three schemas generated
 def test_format_json_answers_json_and_yaml_stays_the_default(anon):
     answer = anon.get("/api/schema/?format=json")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("application/vnd.oai.openapi+json")
