@@ -93,3 +93,14 @@ def _wide_regions_follow_every_change(request):
 
     with override_settings(LIVE_WIDE_SECONDS=0):
         yield
+
+
+@pytest.fixture(scope="session")
+def _served_schema_text(django_db_blocker) -> bytes:
+    """GET /api/schema/ as JSON, once a session: each answer is generated anew, 2 to 5 s."""
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        answer = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert answer.status_code == 200
+    return answer.content
