@@ -157,6 +157,7 @@ class SearchFilter(filters.SearchFilter):
         for parameter in found:
             parameter["description"] = "A search term (or several, space-separated, all required) in: " + ", ".join(
                 f"`{name.lstrip('^=@$')}`" for name in view.search_fields) + "."
+            parameter["allowEmptyValue"] = True  # an empty ?search= searches nothing: everything listed
         return found
 
     def get_search_terms(self, request):
@@ -211,4 +212,5 @@ class OrderingFilter(filters.OrderingFilter):
             "description": "How to sort: a field, ascending, or with `-` descending (several, comma-separated, "
                            "are accepted too).",
             "schema": {"type": "string", "enum": allowed},
+            "allowEmptyValue": True,  # an empty ?ordering= is the default order, as no ?ordering= at all
         }]

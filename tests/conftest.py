@@ -7,6 +7,21 @@ a real worker against the Redis of REDIS_URL (see tests/tournaments/test_tasks.p
 import pytest
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's own order (transactional tests after the others), kept
+def pytest_collection_modifyitems(session, config, items):
+    """The tests marked ``slow`` (each takes tens of seconds) run first, in their order, before all the others.
+
+    pytest-xdist's worksteal (``./dev test``) hands each worker a contiguous share of this order and lets an idle
+    worker take the end of another's queue: with the long tests at the start, the end of the run is short tests, and
+    no worker waits a minute at the end for the other's last test. A module marked as a whole moves as a whole, its
+    module-scoped fixtures made once.
+    """
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        rest = [item for item in items if not item.get_closest_marker("slow")]
+        items[:] = slow + rest
+
+
 @pytest.fixture(autouse=True)
 def _eager_celery(request):
     """Run Celery tasks in-process unless the test is about a real worker (or runs without Django: the engine's)."""
@@ -15,13 +30,10 @@ def _eager_celery(request):
         # app would import Django (Celery's Django fix-up).
         yield
         return
-    from config.celery import app as celery_app  # here, so tests/scoring never needs Django
+    from tests.shared_data import eager_tasks
 
-    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = True
-    celery_app.conf.task_eager_propagates = True
-    yield
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+    with eager_tasks():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -81,3 +93,14 @@ def _wide_regions_follow_every_change(request):
 
     with override_settings(LIVE_WIDE_SECONDS=0):
         yield
+
+
+@pytest.fixture(scope="session")
+def _served_schema_text(django_db_blocker) -> bytes:
+    """GET /api/schema/ as JSON, once a session: each answer is generated anew, 2 to 5 s."""
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        answer = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert answer.status_code == 200
+    return answer.content

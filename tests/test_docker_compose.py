@@ -507,6 +507,7 @@ def _wait(what: str, probe, stack: Stack, timeout: float = 60.0):
     raise AssertionError(f"timed out waiting for {what}\n{stack.tails()}")
 
 
+@pytest.mark.slow
 @needs_postgres_and_redis
 def test_the_compose_processes_run_a_small_tournament(services, tmp_path):
     """migrate, then web (gunicorn + uvicorn), both workers and beat, exactly as docker-compose.yml starts them:
@@ -521,17 +522,20 @@ def test_the_compose_processes_run_a_small_tournament(services, tmp_path):
     _admin_db(db_url, f'CREATE DATABASE "{name}"')
     stack = Stack(services, stack_db, redis_url, tmp_path)
     try:
-        # Queued leftovers of earlier runs in this Redis database are not ours.
-        stack.run("worker", cmd=["celery", "-A", "config", "purge", "-f", "-Q", "celery,standings"], timeout=60)
+        # Queued leftovers of earlier runs in this Redis database are not ours: purged while migrate runs (which
+        # touches no queue), before any worker starts.
+        purge = subprocess.Popen(["celery", "-A", "config", "purge", "-f", "-Q", "celery,standings"], cwd=ROOT,
+                                 env=stack.env("worker"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         migrated = stack.run("migrate")
+        purge.wait(timeout=60)
         assert migrated.returncode == 0, migrated.stdout + migrated.stderr
         assert "Applying tournaments.0001" in migrated.stdout
-        # The README's first user, without the prompts.
+        for service in LONG_RUNNING:
+            stack.start(service)
+        # The README's first user, without the prompts, while the services start (it needs only the migrations).
         created = stack.run("web", ("DJANGO_SUPERUSER_PASSWORD", "s3cret-Pass"), cmd=[
             "python", "manage.py", "createsuperuser", "--noinput", "--username", "boss", "--email", "b@example.org"])
         assert created.returncode == 0, created.stderr
-        for service in LONG_RUNNING:
-            stack.start(service)
         base = f"http://127.0.0.1:{stack.port}"
         http = httpx.Client(base_url=base + "/api/v1", timeout=15, headers={"Accept": "application/json"})
 

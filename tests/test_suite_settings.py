@@ -1,13 +1,19 @@
 """The suite's own settings (tests/settings.py): each pytest-xdist worker on its own Redis database, and PostgreSQL's
-flush after a transactional test (tests/postgresql) leaving every table empty, the rows its triggers add included."""
+flush after a transactional test (tests/postgresql) leaving every table empty, the rows its triggers add included;
+and its own plumbing: the slow tests first (tests/conftest.py), data shared by a module's tests (tests/shared_data.py),
+the long properties' budgets (tests/fuzz.py)."""
 
 import pytest
 from django.core.management.color import no_style
 from django.db import connection
 
+from tests.conftest import pytest_collection_modifyitems
+from tests.factories import ClubFactory
+from tests.fuzz import examples
 from tests.settings import worker_redis_url
+from tests.shared_data import shared_data
 from tests.web.conftest import make_tournament
-from tournaments.models import Match, StandingsChange
+from tournaments.models import Club, Match, StandingsChange
 
 
 @pytest.mark.parametrize(("url", "worker", "moved"), [
@@ -43,3 +49,41 @@ def test_the_flush_empties_every_table_and_what_its_triggers_wrote():
             if cursor.fetchone()[0]:
                 filled.append(table)
     assert filled == []
+
+
+class _Item:
+    def __init__(self, name: str, slow: bool):
+        self.name, self.slow = name, slow
+
+    def get_closest_marker(self, name: str):
+        return object() if name == "slow" and self.slow else None
+
+
+def test_the_slow_tests_run_first_each_group_in_its_order(request):
+    items = [_Item("a", False), _Item("b", True), _Item("c", False), _Item("d", True), _Item("e", False)]
+    pytest_collection_modifyitems(None, None, items)
+    assert [item.name for item in items] == ["b", "d", "a", "c", "e"]
+    # This run's own order (each pytest-xdist worker collects it all): no slow test after one that is not.
+    marked = [item.get_closest_marker("slow") is not None for item in request.session.items]
+    assert marked == sorted(marked, reverse=True)
+
+
+@pytest.mark.django_db
+def test_shared_data_is_there_for_the_scope_then_rolled_back(django_db_blocker):
+    with shared_data(django_db_blocker, lambda: ClubFactory(name="Gedeelde Kat").pk) as pk:
+        assert Club.objects.filter(pk=pk, name="Gedeelde Kat").exists()
+    assert not Club.objects.filter(pk=pk).exists()
+
+
+def test_fuzz_scale_multiplies_every_budget(monkeypatch):
+    monkeypatch.delenv("FUZZ_SCALE", raising=False)
+    assert examples(12) == 12
+    monkeypatch.setenv("FUZZ_SCALE", "")
+    assert examples(12) == 12
+    monkeypatch.setenv("FUZZ_SCALE", "2.5")
+    assert examples(12) == 30
+    monkeypatch.setenv("FUZZ_SCALE", "0.01")
+    assert examples(12) == 1  # never none
+    monkeypatch.setenv("FUZZ_SCALE", "0")
+    with pytest.raises(ValueError, match="FUZZ_SCALE"):
+        examples(12)

@@ -117,18 +117,10 @@ def as_user():
     return client_for
 
 
-@pytest.fixture(scope="session")
-def _served_schema_text(django_db_blocker) -> bytes:
-    """GET /api/schema/ as JSON, once a session: each answer is generated anew, ~2 s."""
-    with django_db_blocker.unblock():
-        answer = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
-    assert answer.status_code == 200
-    return answer.content
-
-
 @pytest.fixture
 def served_schema(_served_schema_text) -> dict:
-    """The schema the server serves, parsed afresh for each test (no test sees another's changes to it)."""
+    """The schema the server serves (tests/conftest.py's, fetched once a session), parsed afresh for each test (no
+    test sees another's changes to it)."""
     import json
 
     return json.loads(_served_schema_text)

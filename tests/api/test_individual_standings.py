@@ -2,7 +2,6 @@
 players, both valid to the schema."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.api.individual import enter_players, individual_event, seated_round
 from tests.api.test_schema_contract import _validator
@@ -13,9 +12,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    with django_db_blocker.unblock():
-        return APIClient().get("/api/schema/?format=json").json()
+def schema(_served_schema_text):
+    """The served schema (fetched once a session: tests/conftest.py)."""
+    import json
+
+    return json.loads(_served_schema_text)
 
 
 def finish(match: Match, winner: str, points: tuple[int, int]) -> None:

@@ -17,13 +17,16 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from config.wsgi import application
 from tests.api.deals import summary
 from tests.factories import EntryFactory, PlayerFactory, UserFactory
+from tests.fuzz import examples
 from tournaments.models import TaskRecord
 from tournaments.services.hands import hand_enter
 
 pytestmark = pytest.mark.django_db
 
-MAX_EXAMPLES = 20  # valid requests per operation
-MAX_NEGATIVE_EXAMPLES = 8  # requests that break the schema, per operation
+#: Requests per operation and run, drawn at random on every run (each run tries others; FUZZ_SCALE for more:
+#: tests/fuzz.py): valid ones, and ones that break the schema.
+MAX_EXAMPLES = examples(12)
+MAX_NEGATIVE_EXAMPLES = examples(5)
 FIXED_PATHS = [
     "/api/v1/variants/", "/api/v1/variants/{slug}/", "/api/v1/variants/{slug}/score/",
     "/api/v1/variants/{slug}/check-play/", "/api/v1/matches/{id}/hands/", "/api/v1/matches/{id}/",
@@ -99,11 +102,10 @@ def _real_path_parameters(path: str, params: dict, ids: dict) -> dict:
     return real
 
 
-def _fuzz(operation, ids, headers, mode=GenerationMode.POSITIVE, examples=MAX_EXAMPLES):
+def _fuzz(operation, ids, headers, mode=GenerationMode.POSITIVE, budget=MAX_EXAMPLES):
     """Return a hypothesis test of one operation: staff or anonymous, random or real path parameters."""
 
-    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=budget, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(case=operation.as_strategy(generation_mode=mode), real=st.booleans(), anonymous=st.booleans())
     def run(case, real, anonymous):
         excluded = []
@@ -123,17 +125,28 @@ def _fuzz(operation, ids, headers, mode=GenerationMode.POSITIVE, examples=MAX_EX
     return run
 
 
-def test_fuzz_the_api_against_its_schema(fuzz_world):
+def served(schema_text: bytes, path: str = "/api/schema/"):
+    """The served schema (conftest's, fetched once a session) for schemathesis, which calls the WSGI app itself: what
+    ``schemathesis.openapi.from_wsgi`` gives, without generating the schema again (~2 s)."""
+    import json
+
+    schema = schemathesis.openapi.from_dict(json.loads(schema_text))
+    schema.app, schema.location = application, path
+    return schema
+
+
+@pytest.mark.slow
+def test_fuzz_the_api_against_its_schema(fuzz_world, _served_schema_text):
     ids, headers = fuzz_world
-    schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+    schema = served(_served_schema_text)
     failures: list[str] = []
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 30
     for operation in operations:
-        for mode, examples in ((GenerationMode.POSITIVE, MAX_EXAMPLES),
-                               (GenerationMode.NEGATIVE, MAX_NEGATIVE_EXAMPLES)):
+        for mode, budget in ((GenerationMode.POSITIVE, MAX_EXAMPLES),
+                             (GenerationMode.NEGATIVE, MAX_NEGATIVE_EXAMPLES)):
             try:
-                _fuzz(operation, ids, headers, mode, examples)()
+                _fuzz(operation, ids, headers, mode, budget)()
             except Unsatisfiable:  # nothing to break: an operation without parameters or body
                 assert mode == GenerationMode.NEGATIVE
             except KeyboardInterrupt:
@@ -146,13 +159,14 @@ def test_fuzz_the_api_against_its_schema(fuzz_world):
 STATEFUL = dict(max_examples=40, stateful_step_count=6)  # scenarios, and calls in each
 
 
-def test_stateful_runs_along_the_schemas_links(fuzz_world):
+@pytest.mark.slow
+def test_stateful_runs_along_the_schemas_links(fuzz_world, _served_schema_text):
     """Follow the schema's links (a club created, then read, changed and deleted; a tournament's entries and
     rounds; a hand's history...) with staff's token, every check on each answer, a fixed seed."""
     _, headers = fuzz_world
     # Not the token's own endpoints: revoking the token the run signs in with would leave only 401s. Nor a
     # result's confirmation steps (fuzzed one by one above): they make nothing a link leads on from.
-    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).exclude(
+    schema = served(_served_schema_text, "/api/schema/?format=json").exclude(
         path_regex=r"^/api/v1/(auth/|matches/[^/]+/(confirm|dispute|settle|confirm-on-paper|result-events)/)")
     # No NUL characters in the generated query values: every text refuses them (a 400 the per-operation fuzz
     # above checks); here they only cut a scenario short before it reaches the objects along the links.
@@ -188,6 +202,7 @@ def test_stateful_runs_along_the_schemas_links(fuzz_world):
     print(f"stateful: {len(calls)} calls, {len(created)} creations, {len({c[1] for c in calls})} paths")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_schemathesis_coverage_phase_over_the_reads(live_server, settings, tmp_path):
     """schemathesis' CLI, its coverage phase (boundary and empty values, every parameter missing or wrong,

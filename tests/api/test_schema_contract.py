@@ -41,6 +41,7 @@ def _operations(schema):
                 yield path, method, op
 
 
+@pytest.mark.slow  # three schemas generated
 def test_format_json_answers_json_and_yaml_stays_the_default(anon):
     answer = anon.get("/api/schema/?format=json")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("application/vnd.oai.openapi+json")
@@ -203,6 +204,17 @@ def test_query_values_the_schema_calls_valid_are_accepted_and_others_refused(ano
     assert anon.get("/api/v1/tournaments/?public=true").json()["count"] == 1
     assert anon.get("/api/v1/tournaments/?public=false").json()["count"] == 0
     assert anon.get(f"/api/v1/tournaments/{tournament.pk}/entries/?withdrawn=maybe").status_code == 400
+
+
+def test_an_empty_ordering_or_search_is_declared_and_accepted(schema, anon, club):
+    """The schema fuzz's find: ``?ordering=`` (and ``?search=``) answer the unfiltered list, so the schema allows
+    them empty (an empty value is not one of ``ordering``'s enum)."""
+    params = {p["name"]: p for p in schema["paths"]["/api/v1/players/"]["get"]["parameters"]}
+    assert params["ordering"]["allowEmptyValue"] and params["search"]["allowEmptyValue"]
+    assert "" not in params["ordering"]["schema"]["enum"]
+    for query in ("ordering=", "search=", "ordering=&search="):
+        assert anon.get(f"/api/v1/players/?{query}").status_code == 200, query
+    assert anon.get("/api/v1/players/?ordering=nope").status_code == 400
 
 
 def test_every_link_joins_two_operations(schema):

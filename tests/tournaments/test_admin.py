@@ -1,17 +1,12 @@
-"""The admin: every page renders, hands typed inline are checked by the engine, games start through the action."""
+"""The admin: hands typed inline are checked by the engine, games start through the action (every page renders over
+the demo: test_admin_demo.py)."""
 
 from html.parser import HTMLParser
-from io import StringIO
 
 import pytest
 import scoring
-from django.contrib import admin
-from django.contrib.auth.models import Group
-from django.core.management import call_command
 from django.forms import CheckboxInput
-from django.test import RequestFactory
 from django.urls import reverse
-from api.models import AuthToken
 
 from tests.factories import MatchFactory, TeamFactory, TournamentFactory
 from tournaments.models import ForbiddenPair, Game, Hand, Match
@@ -47,43 +42,7 @@ def game_in_progress(belgian_match):
     return hand.game
 
 
-# -- every page ---------------------------------------------------------------------------------
-
-
-def test_every_admin_page_renders_for_a_superuser(admin_client, admin_user):
-    """Changelist, add page (or 403 where adding is the services' job) and a change page of every model."""
-    call_command("load_demo", stdout=StringIO())
-    Group.objects.create(name="Scorekeepers")
-    AuthToken.objects.create(admin_user, device="laptop")
-    request = RequestFactory().get("/admin/")
-    request.user = admin_user
-    problems, seen = [], []
-    for model, model_admin in admin.site._registry.items():
-        label = model._meta.label
-        pages = [("changelist", url(model, "changelist"), 200),
-                 ("add", url(model, "add"), 200 if model_admin.has_add_permission(request) else 403)]
-        obj = model_admin.get_queryset(request).order_by("-pk").first()
-        if obj is not None:
-            pages.append(("change", url(model, "change", obj.pk), 200))
-            pages.append(("history", url(model, "history", obj.pk), 200))
-        for page, address, expected in pages:
-            status = admin_client.get(address).status_code
-            seen.append((label, page))
-            if status != expected:
-                problems.append(f"{label} {page} {address}: {status}, expected {expected}")
-    assert not problems
-    for label in ("tournaments.Club", "tournaments.Player", "tournaments.Team", "tournaments.Tournament",
-                  "tournaments.Entry", "tournaments.Round", "tournaments.Match", "tournaments.Game",
-                  "tournaments.Hand", "tournaments.Standing", "auth.User", "auth.Group"):
-        assert (label, "change") in seen, f"no {label} to open"
-
-
-def test_changelist_filters_and_search_render(admin_client):
-    call_command("load_demo", stdout=StringIO())
-    for model, query in ((Match, "?status__exact=finished"), (Match, "?q=Ajuin"), (Game, "?status__exact=playing"),
-                         (Hand, "?trump=none"), (Hand, "?q=Compadres")):
-        response = admin_client.get(url(model, "changelist") + query)
-        assert response.status_code == 200, (model, query)
+# -- every page: tests/tournaments/test_admin_demo.py (over the demo, loaded once) --------------------------------
 
 
 def test_game_change_page_shows_its_hands_inline(admin_client, game_in_progress):

@@ -20,6 +20,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from tests.factories import UserFactory
+from tests.fuzz import examples
 from tests.individual import make_individual
 from tests.tournaments.test_rounds_service import make_tournament
 from tournaments.models import DirectorAction, Entry, Game, Hand, Match, RoundSeat, Standing, Stage, Tournament
@@ -82,8 +83,9 @@ INDIVIDUAL_STEPS = st.one_of(*COMMON, *[
 PRELUDES = st.sampled_from([(), (("finish", 0, "ns"),), (("hand", 1, 40),),
                             (("finish", 0, "ew"), ("hand", 1, 20)), (("finish", 0, "ns"), ("finish", 1, "ew"))])
 CONFIRMATION = st.sampled_from(["opponents", "opponents", "off"])
-#: A deeper run: ``DESK_PROOF_EXAMPLES=300 pytest tests/tournaments/test_desk_proof_properties.py``.
-PROPERTY = settings(max_examples=int(os.environ.get("DESK_PROOF_EXAMPLES", 15)), deadline=None,
+#: A deeper run: ``DESK_PROOF_EXAMPLES=300 pytest tests/tournaments/test_desk_proof_properties.py`` (or FUZZ_SCALE,
+#: which scales every long property's budget: tests/fuzz.py).
+PROPERTY = settings(max_examples=int(os.environ.get("DESK_PROOF_EXAMPLES") or examples(15)), deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 

@@ -1,4 +1,7 @@
-"""The demo command: what it loads, that every score is the engine's, and that a second run changes nothing."""
+"""The demo command: what it loads, that every score is the engine's, and that a second run changes nothing.
+
+The demo is loaded once for the module (tests/shared_data.py); a load into a database without it, over an admin of
+one's own, is tests/tournaments/test_load_demo_admin.py's."""
 
 from io import StringIO
 
@@ -7,10 +10,11 @@ import scoring
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from tests.shared_data import shared_data
 from tournaments.models import Club, Entry, Game, Hand, Match, Player, Round, RoundSeat, Standing, Team, Tournament
 from tournaments.services.hand_data import engine_hands, game_settings
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 CLOCKWISE = "NESW"
 
@@ -26,9 +30,17 @@ def counts() -> dict:
             for model in (Club, Player, Team, Tournament, Entry, Round, Match, Game, Hand)}
 
 
+@pytest.fixture(scope="module")
+def _demo_once(django_db_setup, django_db_blocker):
+    """The demo loaded once for the module's tests (10 to 20 s a load), each test in a savepoint over it."""
+    with shared_data(django_db_blocker, load) as out:
+        yield out
+
+
 @pytest.fixture
-def demo():
-    return load()
+def demo(_demo_once, db):
+    """load_demo's output; the database holds the demo, as that load left it (what a test changes is rolled back)."""
+    return _demo_once
 
 
 def test_loads_clubs_players_teams_and_users(demo):
@@ -49,13 +61,6 @@ def test_loads_clubs_players_teams_and_users(demo):
     assert "Kaarting De Zwarte Kat" in demo and "/t/kaarting-zwarte-kat/seat/" in demo
     assert "Roeselaarse Duo" in demo
     assert "in progress" in demo and "won by" in demo
-
-
-def test_an_existing_admin_is_left_alone(db):
-    get_user_model().objects.create_user("admin", password="my own secret")
-    out = load()
-    assert get_user_model().objects.get(username="admin").check_password("my own secret")
-    assert "for local use only" not in out
 
 
 def test_belgian_round_one_is_played_to_the_end_hand_by_hand(demo):
@@ -155,19 +160,22 @@ def test_a_second_run_changes_nothing_and_says_so(demo):
     assert sorted(Hand.objects.values_list("pk", "updated_at")) == stamps
 
 
+#: Every hand in one order: the kaarting's and the duo's tables come again in each round (and each stage).
+HAND_ORDER = ("game__match__round__tournament__slug", "game__match__round__stage__number", "game__match__round__number",
+              "game__match__table", "game__number", "number")
+
+
 def test_reset_deletes_the_demo_and_loads_it_again(demo):
     before = counts()
     old_hands = set(Hand.objects.values_list("pk", flat=True))
-    scores = list(Hand.objects.order_by("game__match__round__tournament__slug", "game__match__table",
-                                        "game__number", "number").values_list("score_ns", "score_ew"))
+    scores = list(Hand.objects.order_by(*HAND_ORDER).values_list("score_ns", "score_ew"))
     out = load("--reset")
     assert "nothing changed" not in out
     assert counts() == before
     assert not old_hands & set(Hand.objects.values_list("pk", flat=True))
     assert not Hand.history.filter(id__in=old_hands).exists()
     # Seeded: the same deals, so the same scores.
-    assert list(Hand.objects.order_by("game__match__round__tournament__slug", "game__match__table",
-                                      "game__number", "number").values_list("score_ns", "score_ew")) == scores
+    assert list(Hand.objects.order_by(*HAND_ORDER).values_list("score_ns", "score_ew")) == scores
     assert get_user_model().objects.filter(username="admin").count() == 1
 
 

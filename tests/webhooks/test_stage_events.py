@@ -6,7 +6,6 @@ import json
 import jsonschema
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
-from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
 from tests.tournaments.test_stages_close_start import by_seed, play_stage, pools_event
@@ -22,9 +21,9 @@ def _loopback_receivers(settings):
 
 
 @pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    with django_db_blocker.unblock():
-        return APIClient().get("/api/schema/?format=json").json()
+def schema(_served_schema_text):
+    """The served schema (fetched once a session: tests/conftest.py)."""
+    return json.loads(_served_schema_text)
 
 
 def valid(schema, component: str, tournament, event: str, data: dict) -> None:
