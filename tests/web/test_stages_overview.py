@@ -118,3 +118,15 @@ def test_without_the_cache_the_header_counts_in_the_etag(client, settings):
     enter_the_final(final)
     answer = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert answer.status_code == 200 and 'status-played">All played' in header_badge(answer.content.decode())
+
+
+def test_an_individual_multi_stage_events_overview_says_each_stage(client):
+    from tests.individual import make_individual
+
+    tournament = make_individual(16, drawn=1, minutes=30, slug="kampioen")
+    Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=2, match_length="games",
+                         match_games=4)
+    html = about(client.get(reverse("web:tournament", args=[tournament.slug])).content.decode())
+    assert "Stage 1: Tables of four</a>, 3 rounds, 30 minutes a round" in html
+    assert "Stage 2: Tables of four</a>, 2 rounds, 4 games, each counted</li>" in html
+    assert "<dt>Format</dt>" not in html and "<dt>Sitting out</dt>" in html  # the individual rules stay
