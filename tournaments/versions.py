@@ -20,7 +20,9 @@ Scopes (``key``):
                          until the round is published (its publication is a round saved: ``tr`` and ``t``);
                          the answers of those who see such rounds add it to their keys;
 * ``st:<tournament id>`` its standings: a recompute (the snapshot is saved with every one);
-* ``t:<tournament id>``  the tournament itself and its entries (names, settings, status, the rounds);
+* ``t:<tournament id>``  the tournament itself, its stages and its entries (names, settings, status, the rounds;
+                         a stage started, closed or reopened: the header's "All played", a last stage's closing
+                         that finishes the event with an ``update()``);
 * ``names``              clubs, players and teams, whose names every answer shows: renamed anywhere.
 
 Writes are found by model signals (``connect``, from ``TournamentsConfig.ready``: every path, the
@@ -471,7 +473,7 @@ def connect() -> None:
     from tournaments import models as m
 
     receivers = [(_on_match, m.Match), (_on_round, m.Round), (_on_tournament, m.Tournament),
-                 (_on_tournament_child, m.Entry), (_on_snapshot, m.StandingsSnapshot),
+                 (_on_tournament_child, m.Entry), (_on_tournament_child, m.Stage), (_on_snapshot, m.StandingsSnapshot),
                  (_on_name, m.Club), (_on_name, m.Player), (_on_name, m.Team)]
     for name, signal in (("save", post_save), ("delete", post_delete)):
         for receiver, model in receivers:

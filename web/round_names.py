@@ -60,8 +60,13 @@ def _depth(tables: int) -> int:
 def prime(rounds: Iterable[Round | None]) -> None:
     """Keep on each knockout round's stage how many rounds its bracket has: one query for all of them, none when
     no round is a knockout's."""
-    stages = [r.stage for r in rounds if r is not None and r.stage_id and r.stage.format == Stage.Format.KNOCKOUT
-              and not hasattr(r.stage, "_bracket_rounds")]
+    prime_stages([r.stage for r in rounds if r is not None and r.stage_id])
+
+
+def prime_stages(stages: Iterable[Stage]) -> None:
+    """Keep on each knockout stage of ``stages`` how many rounds its bracket has: one query for all of them, none
+    when none is a knockout's (or all are kept already)."""
+    stages = [s for s in stages if s.format == Stage.Format.KNOCKOUT and not hasattr(s, "_bracket_rounds")]
     if not stages:
         return
     tables = dict(Match.objects.filter(round__stage__in={s.pk for s in stages}, round__number=1)

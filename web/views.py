@@ -1,5 +1,7 @@
 """The public site: one view a page, each reading through ``web.pages`` (and so the selectors of ``tournaments``)."""
 
+import functools
+
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpResponseNotModified
@@ -11,6 +13,7 @@ from tournaments.conditional import etag_listed, etag_named
 from tournaments.query_text import search_text
 
 from . import pages, pages_individual, pages_stages, regions
+from .stage_lines import stage_lines
 
 STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", then=Value(1)),
                     default=Value(2), output_field=IntegerField())
@@ -26,7 +29,8 @@ def _live_page(request, template, ctx, keys=(), fill=None):
     t = ctx["tournament"]
     stamp = versions.stamps(*keys) if keys else None
     if stamp is not None:
-        # The header (status, round, settings) is the tournament's: its stamp, among ``keys``, covers it.
+        # The header (status, round, settings, "All played") is the tournament's: its stamp, among ``keys``, covers
+        # it (a stage's save, a round's status moved by its last result: ``versions``).
         etag = _page_tag(request, f"v{stamp}")
         if not request.user.is_authenticated:
             versions.remember_slug(t.slug, t.pk)
@@ -43,8 +47,9 @@ def _live_page(request, template, ctx, keys=(), fill=None):
         response = render(request, template, ctx)
         return _live_headers(response, _page_tag(request, f"v{stamp}"))  # with the CSRF cookie the page set
     # The page around the region shows the tournament's header (status, round, settings): they count too.
+    awaiting = ctx.get("awaiting")
     header = (t.name, t.status, t.current_round, t.rounds, t.best_of, t.variant, t.options, t.club_id, t.starts_on,
-              getattr(t, "stage_count", None))
+              getattr(t, "stage_count", None), bool(awaiting() if callable(awaiting) else awaiting))
     tag = _page_tag(request, ctx["region"]["etag"], header)
     if etag_listed(request.headers.get("If-None-Match"), tag):
         return _live_headers(HttpResponseNotModified(), tag)
@@ -109,7 +114,11 @@ def home(request):
 
 def _tournament_context(request, slug, tab):
     tournament = pages.tournament_or_404(request.user, slug)
-    return tournament, {"tournament": tournament, "tab": tab, "facts": pages.tournament_facts(tournament)}
+    # The header's "All played" (a multi-stage event's last stage played out, not closed): read when the page is
+    # rendered (the template calls it, once), so a live page's 304 reads nothing more; nothing for one stage.
+    awaiting = functools.cache(lambda: pages_stages.awaiting_close(tournament))
+    return tournament, {"tournament": tournament, "tab": tab, "facts": pages.tournament_facts(tournament),
+                        "awaiting": awaiting}
 
 
 def tournament(request, slug):
@@ -118,7 +127,12 @@ def tournament(request, slug):
     rnd = pages.current_round(tournament)
     ctx["current"] = pages.round_tables(rnd, tournament) if rnd else None
     ctx["standings"] = pages.standings(tournament)
-    ctx["awaiting"] = pages_stages.awaiting_close(tournament)  # nothing read for a one-stage event
+    if (getattr(tournament, "stage_count", None) or 0) > 1:  # a line a stage in "About"; nothing read for one stage
+        stages_list = pages_stages.stages_of(tournament)
+        ctx["stage_lines"] = stage_lines(tournament, [s["stage"] for s in stages_list])
+        ctx["awaiting"] = pages_stages.awaiting_close(tournament, stages_list)
+    else:
+        ctx["awaiting"] = None
     return render(request, "web/tournament.html", ctx)
 
 

@@ -95,7 +95,7 @@ def desk_matches(tournament: Tournament, now=None) -> list[dict]:
     now = now or timezone.now()
     matches = list(Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED,
                                         result_status__in=WAITING)
-                   .select_related("round", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
+                   .select_related("round__stage", "ns__player_1", "ns__player_2", "ew__player_1", "ew__player_2")
                    .order_by("result_at", "round__number", "table"))
     players = players_of_matches(matches)
     rows = []

@@ -19,6 +19,8 @@ from tournaments.selectors.confirmation import DISPUTED, desk_matches
 from tournaments.services import confirmation
 from tournaments.services.errors import ServiceError
 
+from .. import round_names
+
 #: How often the desk's list asks for itself again (seconds).
 POLL_SECONDS = 5
 
@@ -32,6 +34,7 @@ def _directed_or_404(user, slug: str) -> Tournament:
 
 def _context(tournament: Tournament) -> dict:
     rows = desk_matches(tournament)
+    round_names.prime([r["match"].round for r in rows])  # a knockout's rounds named by its bracket: one query
     return {"tournament": tournament, "rows": rows, "disputes": sum(r["status"] == DISPUTED for r in rows),
             "poll": POLL_SECONDS, "confirming": confirmation.confirming(tournament)}
 

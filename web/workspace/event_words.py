@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
 
 from tournaments.models import Tournament
-from tournaments.services.lengths import Length, length_from
+from tournaments.services.lengths import length_from
+
+from ..stage_lines import length_words
 
 ENTRY_CHOICES = [
     ("teams", gettext_lazy("Teams of two: fixed pairs play every match together")),
@@ -47,21 +48,6 @@ WITHDRAWAL_CHOICES = [
 def match_length(tournament: Tournament) -> str:
     """The event's match length in a few words ("best of 3", "4 games", "30 minutes a round, the game finished")."""
     return length_words(length_from(None, tournament), individual=True)
-
-
-def length_words(length: Length, *, individual: bool) -> str:
-    """A match length (``lengths.Length``: an event's, a stage's) in a few words, as ``match_length`` says it; a team
-    event's best-of as its pages say it ("one game", "best of 3")."""
-    if length.kind == Tournament.MatchLength.GAMES and length.games:
-        return ngettext("%(n)s game, counted", "%(n)s games, each counted", length.games) % {"n": length.games}
-    if length.kind == Tournament.MatchLength.TIMED and length.minutes:
-        if length.at_time == Tournament.AtTime.STOP:
-            return _("%(n)s minutes a round; at the time, the game stops after the deal in play") % {
-                "n": length.minutes}
-        return _("%(n)s minutes a round; at the time, the game in play is finished") % {"n": length.minutes}
-    if not individual:
-        return ngettext("one game", "best of %(n)s", length.best_of) % {"n": length.best_of}
-    return _("best of %(n)s") % {"n": length.best_of}
 
 
 def sit_out_rule(tournament: Tournament) -> str:

@@ -18,16 +18,15 @@ from tournaments.models import Entry, Round, Stage, TaskRecord, Tournament
 from tournaments.selectors.entries import tournament_rounds
 from tournaments.selectors.standings import task_status
 from tournaments.services.errors import ServiceError
-from tournaments.services.lengths import STAGE_LENGTH_FIELDS, length_from
 from tournaments.services.rounds import round_pair_request
 from tournaments.services.tournaments import tournament_update
 from tournaments import vocabulary
 
-from .. import pages, pages_stages, round_names
+from .. import pages, round_names
+from ..stage_lines import stage_lines
 from . import event_words, round_words
 from .organize_common import organizer_view, refusal, round_url
 from .organize_next import is_stage_last, pair_label, stage_step
-from .organize_stages import rounds_shown
 
 #: The status changes the dashboard offers: (from, to).
 STATUS_MOVES = {("draft", "running"), ("running", "finished"), ("finished", "running")}
@@ -74,7 +73,7 @@ def dashboard(request, tournament):
         "final_running": bool(unfinished and fmt == Tournament.Format.KNOCKOUT
                               and is_stage_last(tournament, last.stage, last)),
         # A multi-stage event's facts a stage a line (its format, rounds and match length), the running one marked.
-        "stage_lines": _stage_lines(tournament, step) if step.stages > 1 else None,
+        "stage_lines": stage_lines(tournament, step.stage_list) if step.stages > 1 else None,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
         "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
         "all_paired": not stage_over and not last_stage_over and bool(
@@ -88,23 +87,6 @@ def dashboard(request, tournament):
         "match_length": event_words.match_length(tournament) if tournament.is_individual else None,
         "moves": [to for (frm, to) in sorted(STATUS_MOVES) if frm == tournament.status],
     })
-
-
-def _stage_lines(tournament: Tournament, step) -> list[dict]:
-    """Each stage's format, rounds (a pools stage's round robin, a drawn knockout's bracket) and match length, its
-    status, and whether it is the stage being played (the running one)."""
-    lines = []
-    for s in step.stage_list:
-        if s.format == Stage.Format.KNOCKOUT and s.status != Stage.Status.PENDING:
-            rounds = round_names.bracket_rounds(s) or s.rounds
-        else:
-            rounds = rounds_shown(s, tournament)
-        length = length_from(tuple(getattr(s, f) for f in STAGE_LENGTH_FIELDS), tournament)
-        lines.append({"number": s.number, "name": pages_stages.stage_name(s, step.stages), "rounds": rounds,
-                      "length": event_words.length_words(length, individual=tournament.is_individual),
-                      "status": s.status, "status_words": pages_stages.STAGE_STATUS.get(s.status, s.status),
-                      "current": s.status == Stage.Status.RUNNING})
-    return lines
 
 
 @require_POST

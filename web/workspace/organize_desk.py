@@ -17,6 +17,7 @@ from tournaments.services.desk import desk_action_revert, desk_action_take
 from tournaments.services.desk_preview import desk_action_preview
 from tournaments.services.errors import ServiceError
 
+from .. import round_names
 from ..pages_individual import seat_name
 from ..templatetags.web_rounds import round_name
 from .organize_common import director_view, refusal
@@ -74,12 +75,14 @@ def _table(request, tournament, matches, kind) -> tuple[Match | None, list[dict]
 
 def _page(request, tournament, *, error=None, kind=None, status=200, preview=None):
     matches = list(Match.objects.filter(round__tournament=tournament).exclude(ns__isnull=False, ew__isnull=True)
-                   .select_related("round", "ns", "ew").order_by("round__stage__number", "round__number", "table"))
+                   .select_related("round__stage", "ns", "ew").order_by("round__stage__number", "round__number", "table"))
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team", "player")
                    .order_by("withdrawn", "seed", "start_number", "id"))
     actions = list(DirectorAction.objects.filter(tournament=tournament)
-                   .select_related("match__round", "match__ns", "match__ew", "entry__team", "entry__player", "actor",
+                   .select_related("match__round__stage", "match__ns", "match__ew", "entry__team", "entry__player", "actor",
                                    "reverted_by").order_by("-created_at", "-id"))
+    # A knockout's rounds are named as its bracket names them ("Final, table 1"): one query, none without one.
+    round_names.prime([m.round for m in matches] + [a.match.round for a in actions if a.match_id])
     names = kind_names()
     named = {p for a in actions for p in [*a.params.get("players", []), a.params.get("player")] if isinstance(p, int)}
     people = dict(Player.objects.filter(pk__in=named).values_list("pk", "name")) if named else {}

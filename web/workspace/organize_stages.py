@@ -23,7 +23,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Match, Stage, StageEntrant
-from tournaments.pairing import round_robin
 from tournaments.pairing.knockout import rounds_needed
 from tournaments.services.errors import ServiceError
 from tournaments.services.stages import (
@@ -37,6 +36,7 @@ from tournaments.services.stages import (
 from tournaments.services.tournaments import tournament_update
 
 from .. import pages_stages
+from ..stage_lines import pool_rounds
 from .organize_common import organizer_view, refusal
 
 #: The formats an organizer may give a stage after the first, by kind of event.
@@ -63,14 +63,6 @@ def rounds_shown(stage, tournament) -> int:
         return stage.rounds
     field = _active(tournament) if stage.number == 1 else StageEntrant.objects.filter(stage=stage).count()
     return pool_rounds(field, stage.pools, double=tournament.double_round_robin) or stage.rounds
-
-
-def pool_rounds(field: int, pools: int, *, double: bool = False) -> int:
-    """The rounds of a pools stage of ``field`` entrants in ``pools`` pools: its largest pool's round robin (the
-    pool's size - 1, or its size when odd; twice over for a double round robin); 0 when it cannot be said."""
-    if pools < 1 or field < 2:
-        return 0
-    return round_robin.rounds_needed(-(-field // pools), double=double)
 
 
 def _knockout_fields(data) -> dict:

@@ -29,6 +29,7 @@ from tournaments import access
 from tournaments.models import Match, Tournament
 from tournaments.services import confirmation
 
+from .. import round_names
 from . import entry_core as core
 from .confirm import confirm_page
 from .entry_logic import match_names
@@ -136,7 +137,8 @@ def _held(request, tournament: Tournament) -> list[dict]:
     """The tables of this tournament this phone holds a valid code of, for the page's list."""
     grants = _grants(request)
     matches = {m.pk: m for m in Match.objects.filter(pk__in=[g["m"] for g in grants], round__tournament=tournament)
-               .select_related("round__tournament")}
+               .select_related("round__tournament", "round__stage")}
+    round_names.prime([m.round for m in matches.values()])  # a knockout's rounds named by its bracket: one query
     held = []
     for g in grants:
         match = matches.get(g["m"])
@@ -214,7 +216,8 @@ def _door(request, slug, match_id) -> core.Door:
         raise _busy(_("This phone has sent too much in too short a time: wait %(seconds)s seconds; the hands stay "
                       "on the phone."), wait)
     grant = next((g for g in _grants(request) if g["m"] == match_id), None)
-    match = (Match.objects.select_related("round__tournament").filter(pk=match_id, round__tournament__slug=slug)
+    match = (Match.objects.select_related("round__tournament", "round__stage").filter(pk=match_id,
+                                                                                       round__tournament__slug=slug)
              .first())
     state = access.table_code_state(match, grant["c"]) if grant and match else access.CODE_UNKNOWN
     if state == access.CODE_EXPIRED:
