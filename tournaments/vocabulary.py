@@ -62,7 +62,8 @@ FORMAT_LABELS = {
 TOURNAMENT_STATUS = {"draft": _("Upcoming"), "running": _("Running"), "finished": _("Finished")}
 #: The same as its organizers' dashboard says them: not yet started is a draft to them.
 ORGANIZER_STATUS = {**TOURNAMENT_STATUS, "draft": _("Draft")}
-ROUND_STATUS = {"paired": _("Paired"), "playing": _("Playing"), "finished": _("Finished")}
+#: A round's status ("finished" in a round's gender where the language has one: French "Terminée").
+ROUND_STATUS = {"paired": _("Paired"), "playing": _("Playing"), "finished": pgettext_lazy("round", "Finished")}
 MATCH_STATUS = {"scheduled": _("Not started"), "playing": _("Playing"), "finished": _("Finished")}
 
 #: What decided a match when the director did (``Match.decided_by``), as its table's state line says it.

@@ -229,7 +229,8 @@ def board_of(match: Match) -> dict:
     board = scoreboard_of(match)
     sides = board_sides(match)
     variant = match.round.tournament.variant_obj
-    target = (match.round.tournament.options or {}).get("target", variant.target)
+    # The game's target under the event's options: none in a game of a fixed number of deals (no guide line).
+    target = variant.rules(match.round.tournament.options or {}).target
     games = []
     for game in board["games"]:
         hands = []

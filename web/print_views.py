@@ -38,11 +38,12 @@ POINTS_PER_ROW = 5
 MIN_ROWS = 12
 
 
-def rows_per_game(target: int | None, rounds: int | None) -> int:
-    """The hand rows a game needs on paper: its deals when it has a fixed number of rounds of four, else
-    room for a long game to its target."""
-    if target is None and rounds:
-        return 4 * rounds
+def rows_per_game(target: int | None, deals: int | None, tiebreak_deals: int | None = None) -> int:
+    """The hand rows a game needs on paper: its deals when it has a fixed number of them (a game of rounds of
+    four: its rounds' deals), with a block of tie-break deals when a level game plays them, else room for a
+    long game to its target."""
+    if target is None and deals:
+        return deals + (tiebreak_deals or 0)
     return max(MIN_ROWS, -(-(target or 0) // POINTS_PER_ROW))
 
 
@@ -127,15 +128,15 @@ def _game_facts(tournament, rnd) -> dict:
     from tournaments.services.lengths import length_of
 
     variant = tournament.variant_obj
-    options = tournament.options or {}
-    target = options.get("target", variant.target)
-    rounds = None
-    if target is None and "rounds" in variant.options:
-        rounds = options.get("rounds", variant.options["rounds"].default)
+    rules = variant.rules(tournament.options or {})  # the house options resolved: a fixed number of deals
+    target, deals, tiebreak = rules.target, rules.deals, rules.tiebreak_deals
+    # A game of rounds of four deals (Classic Malilla) says its rounds; any other fixed number says its deals.
+    rounds = rules.options.get("rounds") if target is None and "rounds" in variant.options else None
     best_of = length_of(rnd).best_of
     grids = list(range(1, best_of + 1))
-    rows = range(1, rows_per_game(target, rounds) + 1)
-    return {"variant": variant, "best_of": best_of, "target": target, "rounds": rounds,
+    rows = range(1, rows_per_game(target, deals, tiebreak) + 1)
+    return {"variant": variant, "best_of": best_of, "target": target, "rounds": rounds, "deals": deals,
+            "tiebreak_deals": tiebreak,
             "wins_needed": best_of // 2 + 1, "grids": grids, "rows": rows, "games": range(1, best_of + 1),
             "turned": variant.trump_mode == "turned"}
 

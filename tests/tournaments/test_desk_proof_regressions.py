@@ -240,7 +240,7 @@ def test_the_public_round_page_says_how_the_director_decided_a_table(client):
     assert '<span class="decided">Forfeit</span>' in html and '<span class="decided">Withdrawal mid-match</span>' in html
     assert "state-game" not in html  # no game in play on a decided table
     dutch = client.get(reverse("web:round", args=[tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    assert '<span class="decided">Forfait</span>' in dutch and "Opgave tijdens de match" in dutch
+    assert '<span class="decided">Forfait</span>' in dutch and "Opgave tijdens de wedstrijd" in dutch
     forfeit = client.get(reverse("web:match", args=[tournament.slug, first.pk])).content.decode()
     assert '<span class="decided">Forfeit</span>' in forfeit and f"Absent: {first.ew.name}" in forfeit
     assert "No game was played: the director decided the match." in forfeit and "not started yet" not in forfeit

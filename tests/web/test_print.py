@@ -198,6 +198,20 @@ def test_a_game_of_fixed_rounds_has_exactly_its_deals(client):
     assert hand_rows(html) == [24]
 
 
+def test_a_game_of_a_fixed_number_of_deals_says_its_deals_and_has_their_rows(client):
+    tournament, rnd = make_tournament(1)
+    tournament.variant, tournament.best_of, tournament.options = "belgian-manille", 1, {"deals": 4}
+    tournament.save()
+    match = rnd.matches.get(table=1)
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    assert hand_rows(html) == [4]
+    assert "4 deals a game" in html and "game to" not in html and "more deal" not in html
+    tournament.options = {"deals": 4, "tiebreak_deals": 2}  # a level game plays two more deals at a time
+    tournament.save()
+    html = client.get(reverse("web:match-sheet", args=[tournament.slug, match.pk])).content.decode()
+    assert hand_rows(html) == [6] and "level after them: 2 more deals at a time" in html
+
+
 def test_a_best_of_three_sheet_continues_on_a_second_page_with_each_grid_whole(client, small):
     pytest.importorskip("weasyprint")
     from weasyprint import HTML

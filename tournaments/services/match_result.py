@@ -24,9 +24,11 @@ def desk_result(directives: list[dict], games: list[tuple], *, length: str, best
 
     Plain values in, plain values out (no database). In order of precedence: an adjusted result is the result;
     else a forfeit (one side absent: the other wins the games needed at its ``game_points`` each, 0 against;
-    both absent: both lose, 0 each, no winner); else a withdrawal mid-match (``remaining``: the game in play and
-    the games still needed go to the opponents at its ``game_points`` each, the finished games standing; ``as_stands``:
-    the match ends as it stands, the game in play counted for its points); else the games. Then the penalties'
+    both absent: both lose, 0 each, no winner); else a withdrawal mid-match (``remaining``: the game in play goes
+    to the opponents, its hands counting as played, the opponents' points raised to its ``game_points``
+    (``stopped_game_points``), and the games still needed go to them at ``game_points`` each, the finished games
+    standing; ``as_stands``: the match ends as it stands, the game in play counted for its points); else the
+    games. Then the penalties'
     game points come off (before a ``games`` or timed match is judged on points), and a decision names the
     winner of a match that ends drawn.
     """
@@ -66,10 +68,9 @@ def desk_result(directives: list[dict], games: list[tuple], *, length: str, best
             game_points = int(w["game_points"])
             index = {"ns": 0, "ew": 1}
             for status, _, ns, ew in games:
-                if status != "finished":  # the game in play goes to the opponents
-                    points[0] -= ns
-                    points[1] -= ew
-                    points[index[other]] += game_points
+                if status != "finished":  # the game in play goes to the opponents (``stopped_game_points``)
+                    played = {"ns": ns, "ew": ew}
+                    points[index[other]] += stopped_game_points(played[other], game_points) - played[other]
                     winners.append(other)
             needed = games_needed(length, best_of, match_games)
             if length == Tournament.MatchLength.BEST_OF:
@@ -95,6 +96,14 @@ def desk_result(directives: list[dict], games: list[tuple], *, length: str, best
     if finished and winner == "draw" and "decision" in kinds:
         winner, decided_by = kinds["decision"]["winner"], "decision"
     return won["ns"], won["ew"], points[0], points[1], winner, finished, forfeit, decided_by
+
+
+def stopped_game_points(played: int, game_points: int) -> int:
+    """The points the opponents of a side that withdraws score for the game in play, awarded to them: the
+    game's ``game_points`` (its target, or the event's forfeit points), or what they had already scored when
+    that is more. A game of a fixed number of deals has no target: without forfeit points (``game_points`` 0)
+    the opponents win it with their points as played (docs/api.md, the director's desk)."""
+    return max(played, game_points)
 
 
 def _judged(won: dict, points: tuple[int, int]) -> str:

@@ -59,3 +59,14 @@ def seat_name(letter: str) -> str:
     from web.pages_individual import seat_name as name
 
     return name(letter)
+
+
+@register.filter
+def day_time(value) -> str:
+    """``{{ action.created_at|day_time }}``: a day of this year and its time in the page's language's own formats
+    (``MONTH_DAY_FORMAT``, ``TIME_FORMAT``: "27 novembre 08:33"), its month's name translated."""
+    if not value:
+        return ""
+    from django.template.defaultfilters import date, time
+
+    return f"{date(value, 'MONTH_DAY_FORMAT')} {time(value, 'TIME_FORMAT')}"

@@ -108,3 +108,28 @@ def test_a_preview_shows_the_rows_that_move_keeps_the_form_and_saves_nothing(cli
                       list(Match.objects.filter(pk=first.pk).values()))
     refused = take(client_of, cup, kind="decision", match=first.pk, winner="ns", reason="", preview="1")
     assert refused.status_code == 400 and 'id="desk-preview"' not in refused.content.decode()
+
+
+def test_in_french_the_actions_say_their_day_in_french_and_put_a_space_before_the_colon(client_of, cup, settings):
+    import datetime
+    import re
+
+    from django.utils import timezone
+
+    match = Match.objects.filter(round__tournament=cup).order_by("table").first()
+    take(client_of, cup, kind="forfeit", match=match.pk, absent="ew", reason="late")
+    DirectorAction.objects.update(created_at=timezone.make_aware(datetime.datetime(2026, 11, 27, 8, 33)))
+    client_of.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = client_of.get(reverse("ws:actions", args=[cup.slug])).content.decode()
+    assert re.search(r"orga, 27 novembre \d\d:\d\d<", page) and "Nov" not in page
+    assert f"ronde 1, table {match.table}\u00a0: {match.ns.name} – {match.ew.name}" in page
+    client_of.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client_of.get(reverse("ws:actions", args=[cup.slug])).content.decode()
+    assert f"round 1, table {match.table}: {match.ns.name} – {match.ew.name}" in page and re.search(r"orga, November 27 ", page)
+
+
+def test_in_french_a_finished_round_is_terminee_on_the_dashboard(client_of, cup, settings):
+    cup.round_set.filter(number=1).update(status="finished")
+    client_of.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = client_of.get(reverse("ws:tournament", args=[cup.slug])).content.decode()
+    assert ">Terminée</span>" in page  # a round ("la ronde"); the tournament stays "Terminé"
