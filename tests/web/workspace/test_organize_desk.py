@@ -122,10 +122,10 @@ def test_in_french_the_actions_say_their_day_in_french_and_put_a_space_before_th
     client_of.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     page = client_of.get(reverse("ws:actions", args=[cup.slug])).content.decode()
     assert re.search(r"orga, 27 novembre \d\d:\d\d<", page) and "Nov" not in page
-    assert f"ronde 1, table {match.table}\u00a0: {match.ns.name} – {match.ew.name}" in page
+    assert f"Ronde 1, table {match.table}\u00a0: {match.ns.name} – {match.ew.name}" in page
     client_of.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client_of.get(reverse("ws:actions", args=[cup.slug])).content.decode()
-    assert f"round 1, table {match.table}: {match.ns.name} – {match.ew.name}" in page and re.search(r"orga, November 27 ", page)
+    assert f"Round 1, table {match.table}: {match.ns.name} – {match.ew.name}" in page and re.search(r"orga, November 27 ", page)
 
 
 def test_in_french_a_finished_round_is_terminee_on_the_dashboard(client_of, cup, settings):
