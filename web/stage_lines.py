@@ -44,6 +44,16 @@ def pool_rounds(field: int, pools: int, *, double: bool = False) -> int:
     return round_robin.rounds_needed(-(-field // pools), double=double)
 
 
+def event_rounds(tournament: Tournament, active: int | None = None) -> int | None:
+    """A one-stage event's rounds as its pages say them: a team round robin's from its ``active`` entries (counted
+    when not given: one query), None while it has fewer than two; any other format its planned rounds."""
+    if tournament.is_individual or tournament.format != Tournament.Format.ROUND_ROBIN:
+        return tournament.rounds
+    if active is None:
+        active = Entry.objects.filter(tournament=tournament, withdrawn=False, reserve=False).count()
+    return round_robin.rounds_needed(active, double=tournament.double_round_robin) or None
+
+
 def pools_fields(tournament: Tournament, stages: Sequence[Stage]) -> dict[int, int]:
     """The field of each pools stage with its pools set (``{stage id: entrants}``): stage 1's the event's active
     entries, a later stage's its entrants; at most two queries, none without such a stage."""

@@ -13,7 +13,7 @@ from tournaments.conditional import etag_listed, etag_named
 from tournaments.query_text import search_text
 
 from . import pages, pages_individual, pages_stages, regions
-from .stage_lines import stage_lines
+from .stage_lines import event_rounds, stage_lines
 
 STATUS_ORDER = Case(When(status="running", then=Value(0)), When(status="draft", then=Value(1)),
                     default=Value(2), output_field=IntegerField())
@@ -133,6 +133,7 @@ def tournament(request, slug):
         ctx["awaiting"] = pages_stages.awaiting_close(tournament, stages_list)
     else:
         ctx["awaiting"] = None
+        ctx["event_rounds"] = event_rounds(tournament)  # a round robin's from its teams (one query, for it alone)
     return render(request, "web/tournament.html", ctx)
 
 

@@ -23,7 +23,7 @@ from tournaments.services.tournaments import tournament_update
 from tournaments import vocabulary
 
 from .. import pages, round_names
-from ..stage_lines import stage_lines
+from ..stage_lines import event_rounds, stage_lines
 from . import event_words, round_words
 from .organize_common import organizer_view, refusal, round_url
 from .organize_next import is_stage_last, pair_label, stage_step
@@ -74,6 +74,8 @@ def dashboard(request, tournament):
                               and is_stage_last(tournament, last.stage, last)),
         # A multi-stage event's facts a stage a line (its format, rounds and match length), the running one marked.
         "stage_lines": stage_lines(tournament, step.stage_list) if step.stages > 1 else None,
+        # A round robin plays one round per opponent: its rounds from the teams entered (none said before two).
+        "event_rounds": event_rounds(tournament, entries.count(False)) if step.stages <= 1 else None,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.
         "offer_force": request.GET.get(FORCE_OFFER) == "1" and unfinished > 0 and _can_force(tournament),
         "all_paired": not stage_over and not last_stage_over and bool(

@@ -116,6 +116,23 @@ def test_the_dashboard_of_a_draft_tournament(client, cup, django_assert_max_num_
     assert reverse("ws:export-results", args=[cup.slug]) in page
 
 
+def test_a_round_robin_says_its_rounds_from_its_teams_not_the_planned_five(client, organizer):
+    """The walk-through's new round robin said "Round robin, 5 rounds" with no team entered: it plays one round per
+    opponent (five teams: five rounds, a bye each; four: three), on the dashboard and the public overview."""
+    tournament = TournamentFactory(slug="berger", format=Tournament.Format.ROUND_ROBIN, rounds=5, public=True)
+    tournament.organizers.add(organizer)
+    signed_in(client, organizer)
+    dashboard, overview = reverse("ws:tournament", args=["berger"]), reverse("web:tournament", args=["berger"])
+    assert "Round robin</dd>" in client.get(dashboard).content.decode()  # no rounds said before two teams
+    assert "<dt>Rounds</dt>" not in client.get(overview).content.decode()
+    for _ in range(4):
+        EntryFactory(tournament=tournament)
+    assert "Round robin, 3 rounds</dd>" in client.get(dashboard).content.decode()
+    assert "<dt>Rounds</dt><dd>3</dd>" in client.get(overview).content.decode()
+    EntryFactory(tournament=tournament)
+    assert "Round robin, 5 rounds</dd>" in client.get(dashboard).content.decode()
+
+
 def test_the_dashboard_of_a_running_tournament_lists_its_rounds_with_print_links(client, cup):
     round_pair(tournament=cup)
     signed_in(client, cup.organizers.get())
