@@ -268,7 +268,8 @@ def board_of(match: Match) -> dict:
             guide=target)})
     return {**board, "match": match, "tournament": match.round.tournament, "variant": variant, "games": games,
             "sides": sides, "individual": match.ns_id is None,
-            "length": pages_individual.match_length_words(match.round.tournament) if match.ns_id is None else "",
+            "length": (pages_individual.match_length_words(match.round.tournament, match.round.stage)
+                       if match.ns_id is None else ""),
             "target": target, "status_label": vocabulary.MATCH_STATUS.get(board["status"], board["status"]),
             "next_dealer_team": _seat_team(board["next_dealer"], sides) if board["next_dealer"] else "",
             "next_dealer_seat": vocabulary.seat(board["next_dealer"]) if board["next_dealer"] else "",

@@ -14,12 +14,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments import vocabulary
-from tournaments.models import Game, Match, Round, Tournament
+from tournaments.models import Game, Match, Round, Stage, Tournament
 from tournaments.selectors.clock import NOT_STARTED, OVER, PAUSED, RUNNING, round_clock
 from tournaments.selectors.players import entered_player, entered_players
 from tournaments.selectors.seats import SIDE_SEATS, player_evening, round_seating, seat_lookup
 from tournaments.selectors.standings import individual_ranking, player_standing, player_standings_for
 from tournaments.selectors.tables import round_matches
+from tournaments.services.lengths import STAGE_LENGTH_FIELDS, length_from
 
 #: A seat in full, as a player is told where to sit.
 SEAT_NAMES = {"N": pgettext_lazy("seat", "North"), "E": pgettext_lazy("seat", "East"),
@@ -45,20 +46,22 @@ def partnership(players) -> str:
 # -- the tournament's rules in words ----------------------------------------------------------------------------
 
 
-def match_length_words(tournament: Tournament) -> str:
-    """How long a match lasts, in words: best of N, N games each counted, or M minutes and the rule at time."""
-    if tournament.match_length == Tournament.MatchLength.TIMED:
-        minutes = ngettext("%(n)s minute a round", "%(n)s minutes a round", tournament.minutes or 0) % {
-            "n": tournament.minutes}
-        if tournament.at_time == Tournament.AtTime.STOP:
+def match_length_words(tournament: Tournament, stage: Stage | None = None) -> str:
+    """How long a match lasts, in words: best of N, N games each counted, or M minutes and the rule at time; a
+    later ``stage``'s own length (its columns; stage 1's are the event's)."""
+    values = tuple(getattr(stage, f) for f in STAGE_LENGTH_FIELDS) if stage is not None and stage.number > 1 else None
+    length = length_from(values, tournament)
+    if length.kind == Tournament.MatchLength.TIMED:
+        minutes = ngettext("%(n)s minute a round", "%(n)s minutes a round", length.minutes or 0) % {
+            "n": length.minutes}
+        if length.at_time == Tournament.AtTime.STOP:
             return _("%(minutes)s; at the end of time the game in play stops after the deal being played and "
                      "counts as it stands") % {"minutes": minutes}
         return _("%(minutes)s; at the end of time the game in play is played out") % {"minutes": minutes}
-    if tournament.match_length == Tournament.MatchLength.GAMES:
-        return ngettext("%(n)s game, counted", "%(n)s games, each counted", tournament.match_games or 0) % {
-            "n": tournament.match_games}
-    best_of = tournament.effective_best_of
-    return ngettext("one game", "best of %(n)s", best_of) % {"n": best_of}
+    if length.kind == Tournament.MatchLength.GAMES:
+        return ngettext("%(n)s game, counted", "%(n)s games, each counted", length.games or 0) % {
+            "n": length.games}
+    return ngettext("one game", "best of %(n)s", length.best_of) % {"n": length.best_of}
 
 
 def sit_out_words(tournament: Tournament) -> str:

@@ -308,7 +308,7 @@ def _individual_sheets_context(request, tournament, rnd, only: int | None = None
     personal = _personal_codes(request, tournament, [p.player.pk for t in tables for p in t.players if p is not None])
     return {"template": "web/print/sheets_individual.html", "tournament": tournament, "round": rnd,
             "facts": pages.tournament_facts(tournament),
-            "length": pages_individual.match_length_words(tournament), "show_codes": show_codes,
+            "length": pages_individual.match_length_words(tournament, rnd.stage), "show_codes": show_codes,
             # A later stage's sheet says its stage: its rounds count from 1 again, as stage 1's did.
             "stage_name": pages_stages.stage_name(rnd.stage, 0) if round_names.stage_number(rnd) > 1 else "",
             "cycle": cycle_round(tournament, rnd.number, rnd.stage), "rows": range(1, rows + 1),

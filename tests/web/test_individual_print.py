@@ -146,7 +146,9 @@ def test_a_later_stages_sheets_read_its_own_cycle_not_stage_1s_rounds_of_the_sam
 
     tournament = make_individual(16, drawn=3, slug="kampioen", minutes=None)  # stage 1: rounds 1-3, one cycle
     Stage.objects.filter(tournament=tournament, number=1).update(status="closed")
-    semi = Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=3, status="running")
+    # The semi-final plays 2 games a match, each counted (its own length; stage 1's is the event's).
+    semi = Stage.objects.create(tournament=tournament, number=2, format="tables", rounds=3, status="running",
+                                match_length="games", match_games=2)
     seat_stage_round(tournament, semi, 1, [16, 15, 14, 13, 12, 11, 10, 9])  # the 8 qualifiers at 2 tables
     keeper = UserFactory(username="keeper")
     tournament.scorekeepers.add(keeper)
@@ -157,6 +159,7 @@ def test_a_later_stages_sheets_read_its_own_cycle_not_stage_1s_rounds_of_the_sam
     assert len(sheets) == 2  # stage 2's two tables, not stage 1's four
     first = visible(sheets[0])
     assert "Table 1 · rounds 1–3" in first and "Stage 2: Tables of four" in first
+    assert "2 games, each counted" in first  # the stage's match length, not the event's
     assert f"A {names[15]} #16" in first and f"D {names[12]} #13" in first
     assert not any(name in first for name in names[:8])  # stage 1's players of rounds 1-3's table 1 and 2
     # Its round 1 is drawn; its rounds 2 and 3 are not (stage 1's rounds 2 and 3 are no part of this cycle).
