@@ -104,9 +104,11 @@ def standings(tournament: Tournament) -> dict:
             for r in data["rows"]]
     club_ranks = [c["rank"] for c in data["clubs"]]
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
-    return {"computed_at": data["computed_at"], "rows": rows, "columns": standings_columns(),
-            "metrics": metric_columns(metrics), "clubs": club_rows,
-            "unconfirmed_any": any(r.get("unconfirmed") for r in rows)}
+    # A multi-stage event's rows are split: the current stage's (by pool), then those out after each earlier stage.
+    groups = pages_stages.standings_groups(data["stages"], rows) if "stages" in data else [{"rows": rows}]
+    return {"computed_at": data["computed_at"], "rows": rows, "groups": groups, "columns": standings_columns(),
+            "metrics": metric_columns(metrics), "clubs": club_rows, "staged": "stages" in data,
+            "leaders": pages_stages.leaders(groups), "unconfirmed_any": any(r.get("unconfirmed") for r in rows)}
 
 
 def mark_unconfirmed(view: dict, rnd: Round, tournament: Tournament) -> dict:
