@@ -87,7 +87,7 @@ def pools_of(rnd: Round, tournament: Tournament) -> dict[int, int]:
                 .values_list("entry__team_id", "pool"))
 
 
-def _how(entrant, previous: int) -> str:
+def how_words(entrant, previous: int) -> str:
     """How a qualifier came into its stage, in words with its place (``StageEntrant.how``)."""
     place, pool = entrant.place, entrant.from_pool
     if entrant.placed_by_hand or entrant.how == "hand":
@@ -114,7 +114,7 @@ def qualifiers(tournament: Tournament, stage: Stage, stages: list[dict]) -> list
         return None
     rows = (StageEntrant.objects.filter(stage=stage).select_related("entry__team__club", "entry__player__club")
             .order_by("seed"))
-    return [{"seed": e.seed, "team": e.entry.team, "player": e.entry.player, "how": _how(e, previous.number),
+    return [{"seed": e.seed, "team": e.entry.team, "player": e.entry.player, "how": how_words(e, previous.number),
              "club": (e.entry.team or e.entry.player).club} for e in rows]
 
 
