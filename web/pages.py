@@ -159,6 +159,7 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
         # A match the director decided shows how (a forfeit, a withdrawal...) and no game in play.
         "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
                      "pool": pools.get(m.ns_id), "game": None if m.decided_by else playing.get(m.pk),
+                     "third_place": round_names.is_third_place(m),
                      "decided": vocabulary.MATCH_DECIDED_BY.get(m.decided_by)} for m in played],
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),
