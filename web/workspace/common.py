@@ -32,7 +32,7 @@ def scorekept_match_or_404(user, slug: str, match_id: int) -> Match:
     """Return match ``match_id`` of tournament ``slug`` if ``user`` may enter its results, else raise 404."""
     tournament = scorekept_tournament_or_404(user, slug)
     return get_object_or_404(
-        Match.objects.select_related("round__tournament", "ns__club", "ew__club"),
+        Match.objects.select_related("round__tournament", "round__stage", "ns__club", "ew__club"),
         pk=match_id, round__tournament=tournament)
 
 

@@ -241,3 +241,13 @@ def test_the_score_list_shows_the_running_stages_rounds_first_by_their_names(cli
     html = page(client, "ws:score", tournament)
     headings = [re.sub(r"\s+", " ", h).strip() for h in re.findall(r"<h2>([^<]*)<span", html)]
     assert headings == ["Semi-finals", "Round 3", "Round 2", "Round 1"]
+
+
+def test_the_entry_page_names_a_knockouts_round(client):
+    tournament, _ = pools_then_knockout(client)
+    match = Match.objects.filter(round__tournament=tournament, round__stage__number=2).order_by("table").first()
+    html = page(client, "ws:score-match", tournament, match.pk)
+    assert '<h1 class="entry-h1">Table 1 · Semi-finals</h1>' in html
+    pools = Match.objects.filter(round__tournament=tournament, round__stage__number=1, round__number=2).first()
+    assert f'<h1 class="entry-h1">Table {pools.table} · Round 2</h1>' in page(client, "ws:score-match", tournament,
+                                                                              pools.pk)
