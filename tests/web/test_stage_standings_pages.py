@@ -72,3 +72,37 @@ def test_a_one_stage_events_standings_have_no_stage_headings(client):
     standings_recompute(tournament=tournament)
     html = client.get("/t/een/standings/").content.decode()
     assert headings(html) == [] and 'aria-label="Standings"' in html
+
+
+def test_an_individual_events_standings_split_the_stages_too(client, django_capture_on_commit_callbacks):
+    from tests.api.conftest import client_for
+    from tests.api.individual import enter_players, individual_event
+    from tests.api.test_stage_events import pair, play
+    from tests.factories import UserFactory
+    from tournaments.models import Match
+    from tournaments.services.standings import standings_recompute
+
+    event = individual_event(name="Stadskampioenschap", format="swiss", rounds=1)
+    organizer = UserFactory()
+    event.organizers.add(organizer)
+    enter_players(event, 12, clubs=3)
+    api = client_for(organizer)
+    base = f"/api/v1/tournaments/{event.pk}"
+    assert api.post(f"{base}/stages/", {"format": "swiss", "rounds": 1,
+                                        "previous_qualification": {"kind": "top", "count": 8}},
+                    format="json").status_code == 201
+    pair(api, event, django_capture_on_commit_callbacks)
+    for m in Match.objects.filter(round__stage__number=1):
+        play(api, m.pk, True)
+    standings_recompute(tournament=event)
+    assert api.post(f"{base}/stages/1/close/").status_code == 200
+    assert api.post(f"{base}/stages/2/start/").status_code == 200
+    standings_recompute(tournament=event)
+    html = client.get(f"/t/{event.slug}/standings/").content.decode()
+    assert headings(html)[1:] == ["Stage 1: Swiss system"] and headings(html)[0].startswith("Stage 2: ")
+    stage_one = html.split('<h3 class="standings-group">')[2]
+    assert stage_one.count('<td class="rank rank-col">') == 4  # the four who did not go on
+    printed = client.get(f"/t/{event.slug}/standings/print/").content.decode()
+    assert "Out after this stage" in printed
+    overview = client.get(f"/t/{event.slug}/").content.decode()
+    assert overview.count('class="leaders-group"') == 1
