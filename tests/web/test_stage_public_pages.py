@@ -161,7 +161,7 @@ def test_a_bracket_prints_its_own_stages_format_and_match_length(client):
     tournament = roeselare_event(teams=8, pools=2, per_pool=2, best_next=0)
     Stage.objects.filter(tournament=tournament, number=2).update(best_of=5)
     html = client.get("/t/roeselare/stages/2/bracket/print/").content.decode()
-    facts = re.search(r'<p class="print-facts">(.*?)</p>', html, re.S).group(1)
+    facts = re.search(r'<p class="print-facts">(.*?)</p>', html, re.DOTALL).group(1)
     assert "Knockout" in facts and "best of 5" in facts and "Pools" not in facts, facts
 
 
