@@ -104,9 +104,11 @@ def standings(tournament: Tournament) -> dict:
             for r in data["rows"]]
     club_ranks = [c["rank"] for c in data["clubs"]]
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
-    return {"computed_at": data["computed_at"], "rows": rows, "columns": standings_columns(),
-            "metrics": metric_columns(metrics), "clubs": club_rows,
-            "unconfirmed_any": any(r.get("unconfirmed") for r in rows)}
+    # A multi-stage event's rows are split: the current stage's (by pool), then those out after each earlier stage.
+    groups = pages_stages.standings_groups(data["stages"], rows) if "stages" in data else [{"rows": rows}]
+    return {"computed_at": data["computed_at"], "rows": rows, "groups": groups, "columns": standings_columns(),
+            "metrics": metric_columns(metrics), "clubs": club_rows, "staged": "stages" in data,
+            "leaders": pages_stages.leaders(groups), "unconfirmed_any": any(r.get("unconfirmed") for r in rows)}
 
 
 def mark_unconfirmed(view: dict, rnd: Round, tournament: Tournament) -> dict:
@@ -157,6 +159,7 @@ def round_tables(rnd: Round, tournament: Tournament | None = None) -> dict:
         # A match the director decided shows how (a forfeit, a withdrawal...) and no game in play.
         "matches": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
                      "pool": pools.get(m.ns_id), "game": None if m.decided_by else playing.get(m.pk),
+                     "third_place": round_names.is_third_place(m),
                      "decided": vocabulary.MATCH_DECIDED_BY.get(m.decided_by)} for m in played],
         "byes": [m for m in matches if m.is_bye],
         "finished": sum(1 for m in played if m.status == Match.Status.FINISHED),

@@ -270,7 +270,12 @@ def standings(tournament: Tournament) -> dict:
     best_n = tournament.club_best_n
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1,
                   "complete": not best_n or c.get("players", 0) >= best_n} for c in data["clubs"]]
-    return {"computed_at": data["computed_at"], "rows": rows, "columns": columns,
+    from . import pages_stages
+
+    # A multi-stage event's: the current stage's players, then those out after each earlier stage (pages.standings).
+    groups = pages_stages.standings_groups(data["stages"], rows) if "stages" in data else [{"rows": rows}]
+    return {"computed_at": data["computed_at"], "rows": rows, "groups": groups, "leaders": pages_stages.leaders(groups),
+            "columns": columns,
             "player_url": reverse("web:players", args=[tournament.slug]),
             "metrics": [_metric(m) for m in metrics if m in vocabulary.METRIC_LABELS],
             "clubs": club_rows, "individual": True, "unconfirmed_any": any(r.get("unconfirmed") for r in rows), "swiss": tournament.format == Tournament.Format.SWISS,

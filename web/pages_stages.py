@@ -87,7 +87,7 @@ def pools_of(rnd: Round, tournament: Tournament) -> dict[int, int]:
                 .values_list("entry__team_id", "pool"))
 
 
-def _how(entrant, previous: int) -> str:
+def how_words(entrant, previous: int) -> str:
     """How a qualifier came into its stage, in words with its place (``StageEntrant.how``)."""
     place, pool = entrant.place, entrant.from_pool
     if entrant.placed_by_hand or entrant.how == "hand":
@@ -114,7 +114,7 @@ def qualifiers(tournament: Tournament, stage: Stage, stages: list[dict]) -> list
         return None
     rows = (StageEntrant.objects.filter(stage=stage).select_related("entry__team__club", "entry__player__club")
             .order_by("seed"))
-    return [{"seed": e.seed, "team": e.entry.team, "player": e.entry.player, "how": _how(e, previous.number),
+    return [{"seed": e.seed, "team": e.entry.team, "player": e.entry.player, "how": how_words(e, previous.number),
              "club": (e.entry.team or e.entry.player).club} for e in rows]
 
 
@@ -359,3 +359,43 @@ def team_progress(tournament: Tournament, team_id: int) -> list[dict]:
                                                         "a")]),
             "rank_chart": line_chart(numbers, [Series(_("Rank"), ranks, "b")], invert=True, floor=1, ceiling=size)})
     return out
+
+
+def _shared(rows: list[dict]) -> list[dict]:
+    ranks = [r["rank"] for r in rows]
+    return [{**r, "shared": ranks.count(r["rank"]) > 1} for r in rows]
+
+
+def standings_groups(stages: list[dict], rows: list[dict]) -> list[dict]:
+    """A multi-stage event's standings as the public pages show them, one table a group (nothing read): first the
+    entrants of the furthest stage reached (the current one), by pool in a pools stage (ranked in their pool), then
+    those out after each earlier stage, by their rank in the event; each table's figures are its stage's only.
+    ``stages``: ``event_standings_for``'s; ``rows``: its rows, in the event's order."""
+    names = {s["number"]: stage_name(Stage(number=s["number"], format=s["format"]), len(stages)) for s in stages}
+    formats = {s["number"]: s["format"] for s in stages}
+    by_stage: dict[int, list[dict]] = {}
+    for r in rows:
+        by_stage.setdefault(r["stage"], []).append(r)
+    groups = []
+    for i, number in enumerate(sorted(by_stage, reverse=True)):
+        members = by_stage[number]
+        if i == 0 and formats.get(number) == Stage.Format.POOLS and all(r.get("pool") for r in members):
+            pools: dict[int, list[dict]] = {}
+            for r in members:
+                pools.setdefault(r["pool"], []).append({**r, "rank": r.get("pool_rank") or r["rank"]})
+            for pool, pool_rows in sorted(pools.items()):
+                groups.append({"stage": number, "title": names.get(number, ""), "current": True,
+                               "pool": _("Pool %(n)s") % {"n": pool},
+                               "rows": _shared(sorted(pool_rows, key=lambda r: r["rank"]))})
+        else:
+            groups.append({"stage": number, "title": names.get(number, ""), "current": i == 0, "pool": "",
+                           "knockout": formats.get(number) == Stage.Format.KNOCKOUT, "rows": _shared(members)})
+    return groups
+
+
+def leaders(groups: list[dict]) -> list[dict]:
+    """The overview's leaders: the top five of the standings (a one-stage event's), of the current stage (a
+    multi-stage event's), the top two of each pool in a pools stage."""
+    current = [g for g in groups if g.get("current", True)]
+    keep = 2 if len(current) > 1 else 5
+    return [{**g, "rows": g["rows"][:keep]} for g in current if g["rows"]]

@@ -19,7 +19,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from tournaments import access, vocabulary
-from tournaments.models import Match
+from tournaments.models import Match, Round
 from tournaments.selectors.seats import (
     cycle_format,
     cycle_round,
@@ -66,8 +66,10 @@ def bracket_print(request, slug, number):
     if stage["stage"].format != "knockout":
         raise Http404
     drawn = pages_stages.bracket(tournament, stage["stage"], element_id="bracket-print")
+    # The stage's own format and match length, not stage 1's (the tournament's).
+    facts = pages.round_facts(tournament, Round(tournament=tournament, stage=stage["stage"], number=1))
     return render(request, "web/print/bracket.html", {
-        "tournament": tournament, "facts": pages.tournament_facts(tournament), "stage": stage, "bracket": drawn,
+        "tournament": tournament, "facts": facts, "stage": stage, "bracket": drawn,
         "heading": stage["name"] if len(stages) > 1 else _("Bracket"),
         "back_url": _reverse("web:stage", slug, number)})
 

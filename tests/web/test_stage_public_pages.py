@@ -155,3 +155,20 @@ def test_an_individual_later_stages_round_has_its_seat_page_door_list_and_player
     mine = client.get(reverse("web:player", args=["kampioen", player.pk])).content.decode()
     assert '<a href="/t/kampioen/stages/2/rounds/1/">Stage 2, round 1</a>' in mine
     assert mine.index(">Round 1</a>") < mine.index(">Stage 2, round 1</a>")  # stage by stage
+
+
+def test_a_bracket_prints_its_own_stages_format_and_match_length(client):
+    tournament = roeselare_event(teams=8, pools=2, per_pool=2, best_next=0)
+    Stage.objects.filter(tournament=tournament, number=2).update(best_of=5)
+    html = client.get("/t/roeselare/stages/2/bracket/print/").content.decode()
+    facts = re.search(r'<p class="print-facts">(.*?)</p>', html, re.DOTALL).group(1)
+    assert "Knockout" in facts and "best of 5" in facts and "Pools" not in facts, facts
+
+
+def test_the_match_for_third_place_is_named_on_the_final_rounds_page_and_the_wall(client):
+    roeselare_event(teams=8, pools=2, per_pool=2, best_next=0, knockout_rounds_played=1, third_place=True)
+    html = client.get("/t/roeselare/stages/2/rounds/2/").content.decode()
+    assert html.count("Table 2<span class=\"table-pool\"> · Match for third place</span>") == 1, html
+    assert "Table 1<span class=\"table-pool\">" not in html  # the final itself: its table alone
+    wall = client.get("/t/roeselare/wall/").content.decode()
+    assert wall.count("Match for third place</span>") == 1

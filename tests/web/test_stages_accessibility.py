@@ -51,7 +51,8 @@ def test_the_stages_pages_pass_axe(events, browser, language, width):  # noqa: F
     paths = [("bracket", f"{k}/stages/"), ("pools closed", f"{k}/stages/1/"), ("event ranking", f"{k}/stages/ranking/"),
              ("bracket print", f"{k}/stages/2/bracket/print/"), ("pools running", f"{p}/stages/1/"),
              ("workspace stages", f"/my/t/{pools.slug}/stages/?qualifiers=1"), ("wall", f"{k}/wall/?seconds=600"),
-             ("wall pools", f"{p}/wall/?seconds=600"),
+             ("wall pools", f"{p}/wall/?seconds=600"), ("standings", f"{k}/standings/"),
+             ("pools standings", f"{p}/standings/"), ("overview", f"{k}/"),
              ("team by stage", f"{k}/teams/{knockout_team(knockout)}/")]
     failures = []
     for name, path in paths:

@@ -52,6 +52,8 @@ def round_matches(*, round: Round) -> QuerySet:
 
 
 def tournament_results(*, tournament: Tournament) -> QuerySet:
-    """Return every match of a tournament with its round, teams and clubs, by round and table."""
+    """Return every match of a tournament with its round (and the round's stage), teams and clubs, by stage, round
+    and table (round numbers count per stage)."""
     return (Match.objects.filter(round__tournament=tournament)
-            .select_related("round", "ns__club", "ew__club").order_by("round__number", "table"))
+            .select_related("round__stage", "ns__club", "ew__club")
+            .order_by("round__stage__number", "round__number", "table"))

@@ -135,8 +135,8 @@ def stage_standings_for(stage: Stage, tournament: Tournament, pool: int | None =
 
 def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | None = None) -> dict:
     """A multi-stage event's standings: its ranking (``event_ranking``: the stage reached, then that stage's rank),
-    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank``; the club standings are
-    stage 1's. Five queries (one more for an individual event's start numbers)."""
+    each row the entrant's numbers in that stage, with its ``stage`` and ``stage_rank`` (and in a pools stage its
+    ``pool`` and ``pool_rank``); the club standings are stage 1's; ``stages``: each stage's number, format, status. Five queries (one more for an individual event's start numbers)."""
     from tournaments.stages import Replacement, StageResult, event_ranking
 
     if snapshot is None:
@@ -144,8 +144,9 @@ def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | No
     metrics = snapshot.metrics if snapshot else []
     who = "player_id" if tournament.is_individual else "team_id"
     saved = _rows_of(Standing.objects.filter(tournament=tournament).order_by("stage__number", "position"),
-                     tournament, ("stage__number", "pool", "position"))
-    stages = list(Stage.objects.filter(tournament=tournament).order_by("number").values("number", "report"))
+                     tournament, ("stage__number", "pool", "pool_rank", "position"))
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number")
+                  .values("number", "report", "format", "status"))
     field = "entry__player_id" if tournament.is_individual else "entry__team_id"
     went = {}
     for number, competitor in StageEntrant.objects.filter(stage__tournament=tournament, stage__number__gt=1
@@ -170,9 +171,10 @@ def event_standings_for(tournament: Tournament, snapshot: StandingsSnapshot | No
     for e in event_ranking(results):
         s = own[(e.stage, e.entrant)]
         out.append({**_row(s, metrics, tournament.is_individual), "rank": e.rank, "stage": e.stage,
-                    "stage_rank": e.stage_rank})
+                    "stage_rank": e.stage_rank, "pool": s["pool"], "pool_rank": s["pool_rank"]})
     return {"computed_at": snapshot.computed_at if snapshot else None, "rows": _with_unconfirmed(tournament, out),
-            "clubs": _clubs(snapshot)}
+            "clubs": _clubs(snapshot),
+            "stages": [{"number": st["number"], "format": st["format"], "status": st["status"]} for st in stages]}
 
 
 def _ordered(tiebreaks: dict, metrics: list[str]) -> dict:

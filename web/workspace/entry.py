@@ -29,8 +29,8 @@ from tournaments.selectors.seats import players_of_matches
 
 from .. import round_names
 from . import entry_core as core
-from .entry_logic import pair_name
 from .common import scorekept_match_or_404, scorekept_tournament_or_404
+from .entry_logic import pair_name
 
 #: The static files the Service Worker keeps for the entry pages to open offline.
 OFFLINE_ASSETS = ("web/site.css", "web/site.js", "web/live.js", "web/favicon.svg", "web/ws-entry.css",
@@ -53,15 +53,15 @@ def _signed_in_json(view):
 
 
 def _matches_of(tournament) -> list[dict]:
-    """Every match of the tournament, the current round's first (the last stage's: round numbers count per stage),
-    with its running score."""
+    """Every match of the tournament, the current round's first (the running stage's rounds before the earlier
+    stages': round numbers count per stage), with its running score; each round named as its stage names it."""
     games = Prefetch("games", queryset=Game.objects.order_by("number"))
     rounds = list(Round.objects.filter(tournament=tournament).select_related("stage")
                   .order_by("-stage__number", "-number")
                   .prefetch_related(Prefetch("matches", queryset=Match.objects.select_related("ns", "ew")
                                              .prefetch_related(games).order_by("table"))))
     # An individual event's sides are the partnerships seated there: every match's players in one query.
-    round_names.prime(rounds)  # a knockout's rounds named as its bracket names them: one query, none without one
+    round_names.prime(rounds)  # a knockout's rounds named as its bracket names them ("Semi-finals"): one query
     seated = players_of_matches([m for rnd in rounds for m in rnd.matches.all() if m.ns_id is None])
     out = []
     for rnd in rounds:

@@ -18,6 +18,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.selectors.entries import tournament_results
 from tournaments.selectors.seats import SIDE_SEATS, player_seats, players_of_matches
 from tournaments.selectors.standings import standings_for
+from web import pages_stages, round_names
 
 from .organize_common import organizer_view
 
@@ -85,8 +86,11 @@ def export_results(request, tournament):
     if tournament.is_individual:
         return _individual_results(tournament, response, out)
     out.writerow([_("Round"), _("Table"), _("Team 1"), _("Club 1"), _("Team 2"), _("Club 2"),
-                  _("Games 1"), _("Games 2"), _("Points 1"), _("Points 2"), _("Status"), _("Result")])
-    for m in tournament_results(tournament=tournament):
+                  _("Games 1"), _("Games 2"), _("Points 1"), _("Points 2"), _("Status"), _("Result"),
+                  *_stage_headings()])
+    matches = list(tournament_results(tournament=tournament))
+    round_names.prime(m.round for m in matches)
+    for m in matches:
         if m.is_bye:
             result = _("bye")
         elif m.winner == "draw":
@@ -97,8 +101,20 @@ def export_results(request, tournament):
             result = ""
         out.writerow([m.round.number, m.table, m.ns.name, m.ns.club.name, m.ew.name if m.ew else "",
                       m.ew.club.name if m.ew else "", m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew,
-                      vocabulary.MATCH_STATUS.get(m.status, m.status), result])
+                      vocabulary.MATCH_STATUS.get(m.status, m.status), result, *_stage_cells(m)])
     return response
+
+
+def _stage_headings() -> tuple[str, str]:
+    return _("Stage"), _("Round name")
+
+
+def _stage_cells(m) -> tuple[str, str]:
+    """A match's stage (its number and format: "2 · Knockout") and its round's name ("Semi-finals", "Stage 2, round
+    1"; the match for third place so named): the last columns, so that readers of the earlier ones are unchanged."""
+    stage = m.round.stage
+    where = f"{stage.number} · {pages_stages.format_name(stage.format)}" if stage is not None else "1"
+    return where, round_names.round_name(m.round, m)
 
 
 def _individual_results(tournament: Tournament, response: HttpResponse, out) -> HttpResponse:
@@ -110,8 +126,10 @@ def _individual_results(tournament: Tournament, response: HttpResponse, out) -> 
                   *(h for seat in order for h in (vocabulary.seat(seat), _("%(seat)s no.") % {
                       "seat": vocabulary.seat(seat)})),
                   *(_("Games %(side)s") % {"side": sides[s]} for s in SIDE_SEATS),
-                  *(_("Points %(side)s") % {"side": sides[s]} for s in SIDE_SEATS), _("Status"), _("Result")])
+                  *(_("Points %(side)s") % {"side": sides[s]} for s in SIDE_SEATS), _("Status"), _("Result"),
+                  *_stage_headings()])
     matches = list(tournament_results(tournament=tournament))
+    round_names.prime(m.round for m in matches)
     players, numbers = players_of_matches(matches), _start_numbers(tournament)
     for m in matches:
         seated = [p for side in SIDE_SEATS for p in players[m.pk][side]]
@@ -124,7 +142,7 @@ def _individual_results(tournament: Tournament, response: HttpResponse, out) -> 
         else:
             result = ""
         out.writerow([m.round.number, m.table, *cells, m.games_won_ns, m.games_won_ew, m.points_ns, m.points_ew,
-                      vocabulary.MATCH_STATUS.get(m.status, m.status), result])
+                      vocabulary.MATCH_STATUS.get(m.status, m.status), result, *_stage_cells(m)])
     return response
 
 

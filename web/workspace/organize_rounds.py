@@ -8,16 +8,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments import vocabulary
 from tournaments.models import Entry, Match, Round, Stage, Team
 from tournaments.selectors.entries import round_matches, tournament_rounds
 from tournaments.services.errors import ServiceError
 from tournaments.services.publication import round_publish
 from tournaments.services.rounds import match_pairing_change
-from tournaments import vocabulary
-
-from . import organize_draw, round_words
+from web import pages_stages
 from web.templatetags.web_rounds import round_name
 
+from . import organize_draw, round_words
 from .organize_common import organizer_view, refusal, round_of, round_picker, round_url
 from .organize_next import is_stage_last, pair_label
 
@@ -49,11 +49,13 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
     if not started:
         teams += unplaced
     teams.sort(key=lambda t: t.name.lower())
+    pools = pages_stages.pools_of(rnd, tournament)
     return render(request, "web/workspace/organize/round.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd,
         "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
         "rounds": round_picker(tournament, rnd), "round_name": round_name(rnd),
         "tables": [{"match": m, "status": vocabulary.MATCH_STATUS.get(m.status, m.status),
+                    "pool": pools.get(m.ns_id),  # a pools stage's: each table's pool, as the public page says
                     "error": error if error_match == m.pk else None} for m in matches],
         "editable": not started, "teams": teams, "error": error, "unplaced": unplaced,
         "error_in_table": error_match is not None,

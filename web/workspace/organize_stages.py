@@ -19,7 +19,6 @@ from django.db import transaction
 from django.db.models import Count
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Match, Stage, StageEntrant
@@ -89,12 +88,8 @@ def qualifiers_preview(tournament, number: int, user) -> list[dict]:
             raise _Preview(rows)
     except _Preview as preview:
         return [{"seed": e.seed, "how": e.how, "place": e.place, "pool": e.from_pool,
+                 "how_words": pages_stages.how_words(e, number),
                  "name": (e.entry.team or e.entry.player).name, "hand": e.placed_by_hand} for e in preview.rows]
-
-
-HOW_WORDS = {"top": gettext_lazy("in the first N"), "pool_place": gettext_lazy("place in the pool"),
-             "next_place": gettext_lazy("best of the next place"), "table_winner": gettext_lazy("table winner"),
-             "all": gettext_lazy("everyone"), "hand": gettext_lazy("placed by hand")}
 
 
 def _page(request, tournament, *, error: str | None = None, form: str = "", values=None, status: int = 200,
@@ -103,16 +98,15 @@ def _page(request, tournament, *, error: str | None = None, form: str = "", valu
     qualifiers = None
     if preview is not None and error is None:
         try:
-            qualifiers = [{**q, "how_words": HOW_WORDS.get(q["how"], q["how"])}
-                          for q in qualifiers_preview(tournament, preview, request.user)]
+            qualifiers = qualifiers_preview(tournament, preview, request.user)
         except ServiceError as exc:
             error, form = refusal(exc.code, params=exc.params), f"close-{preview}"
-    placed = {}
+    placed, numbers = {}, {s["stage"].pk: s["number"] for s in stages}
     for e in (StageEntrant.objects.filter(stage__tournament=tournament, stage__number__gt=1)
               .select_related("entry__team", "entry__player").order_by("stage__number", "seed")):
         placed.setdefault(e.stage_id, []).append({"seed": e.seed, "name": (e.entry.team or e.entry.player).name,
                                                   "hand": e.placed_by_hand, "pool": e.pool,
-                                                  "how": HOW_WORDS.get(e.how, e.how)})
+                                                  "how": pages_stages.how_words(e, numbers[e.stage_id] - 1)})
     unfinished = dict(Match.objects.filter(round__stage__tournament=tournament).exclude(
         status=Match.Status.FINISHED).order_by().values_list("round__stage").annotate(n=Count("id")))
     for s in stages:

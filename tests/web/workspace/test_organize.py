@@ -299,13 +299,14 @@ def test_export_results_one_row_per_match(client, played):
     assert 'attachment; filename="gentse-beker-results.csv"' == response["Content-Disposition"]
     rows = rows_of(response)
     assert rows[0] == ["Round", "Table", "Team 1", "Club 1", "Team 2", "Club 2", "Games 1", "Games 2",
-                       "Points 1", "Points 2", "Status", "Result"]
+                       "Points 1", "Points 2", "Status", "Result", "Stage", "Round name"]
     matches = list(Match.objects.filter(round__tournament=played).select_related("ns", "ew").order_by("table"))
     assert len(rows) == 1 + len(matches) == 4
     won = next(m for m in matches if m.status == "finished" and m.ew_id)
     row = rows[won.table]
     assert row[:6] == ["1", str(won.table), won.ns.name, "De Zwarte Kat", won.ew.name, "De Zwarte Kat"]
     assert row[6:8] == ["2", "0"] and row[10] == "Finished" and row[11] == won.ns.name
+    assert row[12:] == ["1 · Swiss system", "Round 1"]  # the stage and the round's name: the last columns
     bye = next(m for m in matches if m.ew_id is None)
     assert rows[bye.table][4] == "" and rows[bye.table][11] == "bye"
     playing = next(m for m in matches if m.status == "playing")

@@ -207,3 +207,47 @@ def test_the_pairings_progress_leads_to_the_stages_round(client):
     response = client.get(reverse("ws:pair-task", args=[tournament.slug, record.pk]))
     assert response.status_code == 302
     assert response.url == f"/my/t/{tournament.slug}/rounds/1/?stage=2"
+
+
+def test_a_pools_stages_round_says_each_tables_pool(client):
+    tournament, _ = pools_then_knockout(client)
+    pools = page(client, "ws:round", tournament, 1)
+    # Two pools of four: two tables each, each table with its pool as the public page says it.
+    assert pools.count('<span class="table-pool"> · Pool 1</span>') == 2
+    assert pools.count('<span class="table-pool"> · Pool 2</span>') == 2
+    knockout = page(client, "ws:round", tournament, 1, query="?stage=2")
+    assert 'class="table-pool"' not in knockout
+
+
+def test_the_results_csv_says_each_matchs_stage_and_round_name_in_its_last_columns(client):
+    import csv
+    import io
+
+    tournament, _ = pools_then_knockout(client)
+    text = client.get(reverse("ws:export-results", args=[tournament.slug])).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:2] == ["Round", "Table"] and rows[0][-2:] == ["Stage", "Round name"]
+    stages = [r[-2] for r in rows[1:]]
+    assert set(stages) == {"1 · Pools", "2 · Knockout"}
+    assert stages == sorted(stages)  # stage by stage: stage 2's round 1 after stage 1's rounds
+    assert {r[-1] for r in rows[1:] if r[-2] == "2 · Knockout"} == {"Semi-finals"}
+    assert {r[-1] for r in rows[1:] if r[-2] == "1 · Pools"} == {"Round 1", "Round 2", "Round 3"}
+
+
+def test_the_score_list_shows_the_running_stages_rounds_first_by_their_names(client):
+    import re
+
+    tournament, _ = pools_then_knockout(client)
+    html = page(client, "ws:score", tournament)
+    headings = [re.sub(r"\s+", " ", h).strip() for h in re.findall(r"<h2>([^<]*)<span", html)]
+    assert headings == ["Semi-finals", "Round 3", "Round 2", "Round 1"]
+
+
+def test_the_entry_page_names_a_knockouts_round(client):
+    tournament, _ = pools_then_knockout(client)
+    match = Match.objects.filter(round__tournament=tournament, round__stage__number=2).order_by("table").first()
+    html = page(client, "ws:score-match", tournament, match.pk)
+    assert '<h1 class="entry-h1">Table 1 · Semi-finals</h1>' in html
+    pools = Match.objects.filter(round__tournament=tournament, round__stage__number=1, round__number=2).first()
+    assert f'<h1 class="entry-h1">Table {pools.table} · Round 2</h1>' in page(client, "ws:score-match", tournament,
+                                                                              pools.pk)

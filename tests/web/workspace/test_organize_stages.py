@@ -73,7 +73,9 @@ def test_the_qualifiers_seen_before_closing_are_the_ones_closing_stores(client):
     client.force_login(organizer_of(tournament))
     page = client.get(reverse("ws:stages", args=[tournament.slug]) + "?qualifiers=1").content.decode()
     assert "Closing now sends 16 on to stage 2:" in page
-    assert page.count("place in the pool") == 15 and page.count("best of the next place") == 1
+    # Each qualifier's place said as the public page says it (its number, its pool).
+    assert page.count("Place 1 in pool ") == 15 and page.count("One of the best of place 2 across the pools") == 1
+    assert "(seed 1: Place 1 in pool 1)" in page
     # Nothing was stored by looking.
     assert Stage.objects.get(tournament=tournament, number=1).status == "running"
     assert not StageEntrant.objects.filter(stage__tournament=tournament, stage__number=2).exists()
@@ -83,6 +85,8 @@ def test_the_qualifiers_seen_before_closing_are_the_ones_closing_stores(client):
     stored = [e.entry.team.name for e in StageEntrant.objects.filter(stage__tournament=tournament, stage__number=2)
               .select_related("entry__team").order_by("seed")]
     assert len(stored) == 16
+    entrants = client.get(reverse("ws:stages", args=[tournament.slug])).content.decode()
+    assert entrants.count("Place 1 in pool ") == 15 and "(seed 1: Place 1 in pool 1)" in entrants
     positions = [shown.index(name) for name in stored]
     assert positions == sorted(positions)  # the same teams, in the same seeds
     # Start the knockout; reopening stage 1 is possible until the knockout has a result.
@@ -118,7 +122,7 @@ def test_edit_a_pending_stage_and_place_an_entrant_by_hand(client):
     placed = StageEntrant.objects.get(stage__tournament=tournament, stage__number=2, entry=outsider)
     assert placed.placed_by_hand and placed.seed == 16 and placed.placed_by == user
     page = client.get(reverse("ws:stages", args=[tournament.slug])).content.decode()
-    assert "17 entrants" in page and "placed by hand" in page
+    assert "17 entrants" in page and "Placed by the organizers" in page
     again = client.post(reverse("ws:stage-place", args=[tournament.slug, 2]), {"entry": outsider.pk})
     assert again.status_code == 409
 

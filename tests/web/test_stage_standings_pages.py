@@ -1,0 +1,108 @@
+"""A multi-stage event's standings on the public pages (the standings page, its print page, the overview's leaders,
+the wall): the current stage's own figures, by pool in a pools stage, then those out after each earlier stage;
+never one table mixing stages or pools. A one-stage event's as before."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.web.stage_pages import roeselare_event
+from tournaments.models import Standing
+
+pytestmark = pytest.mark.django_db
+
+
+def headings(html: str) -> list[str]:
+    return re.findall(r'<h3 class="standings-group">([^<]*)</h3>', html)
+
+
+def test_a_running_pools_stages_standings_are_split_by_pool(client):
+    roeselare_event(teams=8, pools=2, per_pool=2, best_next=0, close_pools=False)
+    html = client.get("/t/roeselare/standings/").content.decode()
+    assert headings(html) == ["Stage 1: Pools · Pool 1", "Stage 1: Pools · Pool 2"]
+    # Each pool ranked in itself: 1 to 4 twice, never 1 to 8.
+    ranks = re.findall(r'<td class="rank rank-col">(\d+)', html)
+    assert ranks == ["1", "2", "3", "4", "1", "2", "3", "4"]
+    printed = client.get("/t/roeselare/standings/print/").content.decode()
+    assert "Stage 1: Pools · Pool 2" in printed
+    overview = client.get("/t/roeselare/").content.decode()
+    assert overview.count('class="leaders-group"') == 2 and "Stage 1: Pools · Pool 1" in overview
+
+
+def test_after_the_knockout_started_the_knockout_leads_and_the_others_follow_with_their_pools_figures(client):
+    tournament = roeselare_event(teams=8, pools=2, per_pool=2, best_next=0, knockout_rounds_played=1)
+    html = client.get("/t/roeselare/standings/").content.decode()
+    assert headings(html) == ["Stage 2: Knockout", "Stage 1: Pools"]
+    knockout, pools = html.split('<h3 class="standings-group">')[1:]
+    out = set(Standing.objects.filter(stage__number=1, tournament=tournament).values_list("team__name", flat=True)) - \
+        set(Standing.objects.filter(stage__number=2, tournament=tournament).values_list("team__name", flat=True))
+    assert len(out) == 4 and all(name not in knockout and name in pools for name in out)
+    assert "Out after this stage" in pools
+    overview = client.get("/t/roeselare/").content.decode()
+    leaders = overview.split("Leaders")[1].split("Full standings")[0]
+    assert "Stage 2: Knockout" in leaders and not any(name in leaders for name in out)
+    assert "match point" not in leaders  # a knockout is ranked by how far one went, not by match points
+    wall = client.get("/t/roeselare/wall/").content.decode()
+    assert headings(wall) == ["Stage 2: Knockout", "Stage 1: Pools"]
+
+
+def test_the_standings_pages_queries_do_not_grow_with_the_field(client):
+    roeselare_event(teams=8, pools=2, per_pool=2, best_next=0, knockout_rounds_played=1, slug="klein")
+    roeselare_event(teams=16, pools=4, per_pool=2, best_next=0, knockout_rounds_played=1, slug="groot")
+    counts = []
+    for slug in ("klein", "groot"):
+        for page in ("standings/", "", "standings/print/"):
+            client.get(f"/t/{slug}/{page}")  # warm the caches alike
+        with CaptureQueriesContext(connection) as ctx:
+            for page in ("standings/", "", "standings/print/"):
+                assert client.get(f"/t/{slug}/{page}").status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1]
+
+
+def test_a_one_stage_events_standings_have_no_stage_headings(client):
+    from tests.factories import EntryFactory, TournamentFactory
+    from tournaments.services.standings import standings_recompute
+
+    tournament = TournamentFactory(slug="een", status="running")
+    for _ in range(4):
+        EntryFactory(tournament=tournament)
+    standings_recompute(tournament=tournament)
+    html = client.get("/t/een/standings/").content.decode()
+    assert headings(html) == [] and 'aria-label="Standings"' in html
+
+
+def test_an_individual_events_standings_split_the_stages_too(client, django_capture_on_commit_callbacks):
+    from tests.api.conftest import client_for
+    from tests.api.individual import enter_players, individual_event
+    from tests.api.test_stage_events import pair, play
+    from tests.factories import UserFactory
+    from tournaments.models import Match
+    from tournaments.services.standings import standings_recompute
+
+    event = individual_event(name="Stadskampioenschap", format="swiss", rounds=1)
+    organizer = UserFactory()
+    event.organizers.add(organizer)
+    enter_players(event, 12, clubs=3)
+    api = client_for(organizer)
+    base = f"/api/v1/tournaments/{event.pk}"
+    assert api.post(f"{base}/stages/", {"format": "swiss", "rounds": 1,
+                                        "previous_qualification": {"kind": "top", "count": 8}},
+                    format="json").status_code == 201
+    pair(api, event, django_capture_on_commit_callbacks)
+    for m in Match.objects.filter(round__stage__number=1):
+        play(api, m.pk, True)
+    standings_recompute(tournament=event)
+    assert api.post(f"{base}/stages/1/close/").status_code == 200
+    assert api.post(f"{base}/stages/2/start/").status_code == 200
+    standings_recompute(tournament=event)
+    html = client.get(f"/t/{event.slug}/standings/").content.decode()
+    assert headings(html)[1:] == ["Stage 1: Swiss system"] and headings(html)[0].startswith("Stage 2: ")
+    stage_one = html.split('<h3 class="standings-group">')[2]
+    assert stage_one.count('<td class="rank rank-col">') == 4  # the four who did not go on
+    printed = client.get(f"/t/{event.slug}/standings/print/").content.decode()
+    assert "Out after this stage" in printed
+    overview = client.get(f"/t/{event.slug}/").content.decode()
+    assert overview.count('class="leaders-group"') == 1
