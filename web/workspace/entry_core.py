@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tournaments import vocabulary
+from tournaments import access, vocabulary
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Match
 from tournaments.query_text import refuse_null_characters
 from tournaments.selectors import confirmation
@@ -117,8 +117,21 @@ def entry_context(request, door: Door, **extra) -> dict:
             "own_result": door.kind == "table" and bool(match.result_device)
             and door.key_scope[1:] == match.result_device,
             # A phone does not change a confirmed, disputed or final result (a director does, signed in).
-            "locked": door.kind == "table" and state["confirming"] and state["result_status"] in confirmation.LOCKED,
+            "locked": _locked(door, state),
             "words": _words(match, form, door), **extra}
+
+
+def _locked(door: Door, state: dict) -> bool:
+    """Whether this door may not correct or delete the match's last hand now (``confirmation.change_check``):
+    a confirmed, disputed or final result is a director's to change; one waiting for its confirmation, the
+    entering phone's or an account's (another phone of the table is refused)."""
+    if not state["confirming"]:
+        return False
+    status, match = state["result_status"], door.match
+    if status in confirmation.LOCKED:
+        return door.kind == "table" or not access.is_director(door.user, match.round.tournament_id)
+    return (status == confirmation.ENTERED and door.kind == "table" and bool(match.result_device)
+            and door.key_scope[1:] != match.result_device)
 
 
 def _words(match: Match, form: dict, door: Door) -> dict:
