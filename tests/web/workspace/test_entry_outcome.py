@@ -97,3 +97,19 @@ def test_a_scorekeeper_signed_in_may_still_correct_a_waiting_result(event):
     client.force_login(keeper)
     page = client.get(reverse("ws:score-match", args=[event.slug, match.pk])).content.decode()
     assert reverse("ws:score-correct", args=[event.slug, match.pk]) in page
+
+
+def test_the_confirm_page_groups_the_names_by_team_and_says_either_side_confirms_a_phones_entry(event):
+    match = table(event)
+    entering, other = Client(), Client()
+    open_table(entering, event, match.table_code)
+    play_to_the_end(entering, event, match)
+    open_table(other, event, match.table_code)
+    page = other.get(reverse("ws:table-confirm", args=[event.slug, match.pk])).content.decode()
+    for side, team in (("ns", match.ns), ("ew", match.ew)):
+        start = page.index(f'<legend class="side-{side}">{team.name}</legend>')
+        group = page[start:page.index("</fieldset>", start)]
+        assert team.player_1.name in group and team.player_2.name in group
+        assert 'class="choice confirm-player' in group  # the entry pages' big choices
+    assert "someone of either side" in page
+    assert "Someone of the side that did not enter the result" not in page
