@@ -110,15 +110,30 @@ def entry_context(request, door: Door, **extra) -> dict:
         "variant": {k: form[k] for k in ("order", "trump_mode", "tricks_per_deal", "hand_total")},
         "state": state,
     }
+    names = logic.match_names(match)
     return {"tournament": tournament, "match": match, "state": state, "form": form, "config": config,
-            "names": logic.match_names(match), "urls": urls, "door": door.kind,
+            "names": names, "urls": urls, "door": door.kind,
             "key": uuid.uuid4().hex, "values": {"dealer": state["next_dealer"]}, "errors": {}, "general_errors": [],
             # The phone that entered the result waits; another phone of the table may confirm it.
             "own_result": door.kind == "table" and bool(match.result_device)
             and door.key_scope[1:] == match.result_device,
             # A phone does not change a confirmed, disputed or final result (a director does, signed in).
             "locked": _locked(door, state),
-            "words": _words(match, form, door), **extra}
+            "decided_by": decided_by_words(match, names), "words": _words(match, form, door), **extra}
+
+
+def decided_by_words(match: Match, names: dict) -> str:
+    """Why a director's action decided the match, for the table's phones (its result shows only "Final");
+    empty when the games decided it."""
+    if match.decided_by == "forfeit":
+        if match.forfeit in ("ns", "ew"):
+            return _("Decided by the director: forfeit (%(team)s absent).") % {"team": names[match.forfeit]}
+        return _("Decided by the director: forfeit (both teams absent).")
+    if match.decided_by == "withdrawal":
+        side = next((d.get("side") for d in match.directives or [] if d.get("kind") == "withdrawal"), "")
+        if side in ("ns", "ew"):
+            return _("Decided by the director: withdrawal (%(team)s withdrew).") % {"team": names[side]}
+    return _("Decided by the director.") if match.decided_by else ""
 
 
 def _locked(door: Door, state: dict) -> bool:
