@@ -37,6 +37,14 @@
     });
     // The director's decisions: the sides' choices name the chosen match's teams ("NS: <team>").
     document.querySelectorAll("select[data-desk-match]").forEach(function (match) {
+      // A narrow screen cuts the chosen match short in its select: the whole of it, wrapped, under it.
+      var whole = match.parentNode.querySelector("[data-desk-chosen]");
+      function show() {
+        var chosen = match.options[match.selectedIndex];
+        if (whole && chosen) { whole.textContent = chosen.textContent; whole.hidden = false; }
+      }
+      match.addEventListener("change", show);
+      show();
       var sides = match.form.querySelector("select[data-desk-sides]");
       if (!sides) { return; }
       var plain = {};
