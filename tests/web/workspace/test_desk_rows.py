@@ -59,5 +59,6 @@ def test_a_reason_typed_before_a_wrong_pin_stays_in_its_row(client, event):  # n
 def test_the_desk_modes_heading_looks_expandable():
     from django.contrib.staticfiles import finders
 
-    css = open(finders.find("web/ws-entry.css"), encoding="utf-8").read()
+    with open(finders.find("web/ws-entry.css"), encoding="utf-8") as f:
+        css = f.read()
     assert ".desk-lock summary::before" in css  # a flex summary shows no marker of its own
