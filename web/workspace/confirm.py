@@ -39,10 +39,13 @@ def confirm_page(request, door: core.Door):
         else:
             return redirect(door.url("match"))
     match.refresh_from_db()
-    players = match_players(match)
+    players, names = match_players(match), match_names(match)
     return render(request, "web/workspace/entry/confirm.html", {
-        "tournament": match.round.tournament, "match": match, "names": match_names(match), "door": door.kind,
-        "players": [(side, p) for side in ("ns", "ew") for p in players[side]],
+        "tournament": match.round.tournament, "match": match, "names": names, "door": door.kind,
+        # The names by team, the team's name the group's legend.
+        "sides": [{"side": side, "name": names[side], "players": players[side]} for side in ("ns", "ew")],
+        # A neutral entry (a table's phone, a scorekeeper of no side): either side confirms, from another phone.
+        "anyone": not match.result_side,
         "status": rules.status_of(match), "error": error, "values": values,
         "own_phone": bool(match.result_device) and door.key_scope[1:] == match.result_device,
     }, status=status)

@@ -74,8 +74,11 @@ def desk_decide(request, slug, match_id):
     action, reason = request.POST.get("action", ""), request.POST.get("reason", "")
     refused = pin_check(request, request.POST.get("pin", ""))  # in desk mode, the PIN (else nothing asked)
     if refused:
+        # The page again, not a redirect: the reason typed before the wrong PIN stays in its row's form.
         messages.error(request, refused)
-        return redirect("ws:desk", tournament.slug)
+        ctx = _with_lock(request, _context(tournament))
+        return render(request, "web/workspace/desk/desk.html",
+                      {**ctx, "kept": {"id": match_id, "reason": reason, "action": action}}, status=403)
     with confirmation.acting(address=request.META.get("REMOTE_ADDR")):
         try:
             if action == "paper":

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tournaments import vocabulary
+from tournaments import access, vocabulary
 from tournaments.models import CORRECTION_REASON_MAX, Hand, Match
 from tournaments.query_text import refuse_null_characters
 from tournaments.selectors import confirmation
@@ -110,15 +110,43 @@ def entry_context(request, door: Door, **extra) -> dict:
         "variant": {k: form[k] for k in ("order", "trump_mode", "tricks_per_deal", "hand_total")},
         "state": state,
     }
+    names = logic.match_names(match)
     return {"tournament": tournament, "match": match, "state": state, "form": form, "config": config,
-            "names": logic.match_names(match), "urls": urls, "door": door.kind,
+            "names": names, "urls": urls, "door": door.kind,
             "key": uuid.uuid4().hex, "values": {"dealer": state["next_dealer"]}, "errors": {}, "general_errors": [],
             # The phone that entered the result waits; another phone of the table may confirm it.
             "own_result": door.kind == "table" and bool(match.result_device)
             and door.key_scope[1:] == match.result_device,
             # A phone does not change a confirmed, disputed or final result (a director does, signed in).
-            "locked": door.kind == "table" and state["confirming"] and state["result_status"] in confirmation.LOCKED,
-            "words": _words(match, form, door), **extra}
+            "locked": _locked(door, state),
+            "decided_by": decided_by_words(match, names), "words": _words(match, form, door), **extra}
+
+
+def decided_by_words(match: Match, names: dict) -> str:
+    """Why a director's action decided the match, for the table's phones (its result shows only "Final");
+    empty when the games decided it."""
+    if match.decided_by == "forfeit":
+        if match.forfeit in ("ns", "ew"):
+            return _("Decided by the director: forfeit (%(team)s absent).") % {"team": names[match.forfeit]}
+        return _("Decided by the director: forfeit (both teams absent).")
+    if match.decided_by == "withdrawal":
+        side = next((d.get("side") for d in match.directives or [] if d.get("kind") == "withdrawal"), "")
+        if side in ("ns", "ew"):
+            return _("Decided by the director: withdrawal (%(team)s withdrew).") % {"team": names[side]}
+    return _("Decided by the director.") if match.decided_by else ""
+
+
+def _locked(door: Door, state: dict) -> bool:
+    """Whether this door may not correct or delete the match's last hand now (``confirmation.change_check``):
+    a confirmed, disputed or final result is a director's to change; one waiting for its confirmation, the
+    entering phone's or an account's (another phone of the table is refused)."""
+    if not state["confirming"]:
+        return False
+    status, match = state["result_status"], door.match
+    if status in confirmation.LOCKED:
+        return door.kind == "table" or not access.is_director(door.user, match.round.tournament_id)
+    return (status == confirmation.ENTERED and door.kind == "table" and bool(match.result_device)
+            and door.key_scope[1:] != match.result_device)
 
 
 def _words(match: Match, form: dict, door: Door) -> dict:

@@ -110,6 +110,9 @@ def _shown(action: DirectorAction, people: dict[int, str]) -> str:
     (``people``)."""
     p = action.params
     sides = {"ns": _("NS"), "ew": _("EW"), "both": _("both"), "draw": _("a draw")}
+    match = action.match if action.match_id else None
+    if match is not None and match.ns_id and match.ew_id:  # a team event's sides by their teams' names
+        sides = {**sides, "ns": match.ns.name, "ew": match.ew.name}
     if "players" in p or "player" in p:  # an individual event's: the players it names, not their side
         sides = {**sides, "players": ", ".join(people.get(n, "?") for n in p.get("players") or [p.get("player")])}
         p = {**p, "absent": "players", "side": "players"}

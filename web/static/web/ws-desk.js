@@ -20,7 +20,14 @@
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (html === null) { return; }
+        // A reason typed (or kept after a wrong PIN) outlives the list's refresh.
+        var typed = {};
+        box.querySelectorAll("input[name=reason]").forEach(function (i) { if (i.value) { typed[i.id] = i.value; } });
         box.innerHTML = html;
+        Object.keys(typed).forEach(function (id) {
+          var input = document.getElementById(id);
+          if (input && !input.value) { input.value = typed[id]; }
+        });
         var now = disputes();
         var fresh = now.filter(function (d) { return known.indexOf(d) < 0; });
         known = now;

@@ -540,14 +540,15 @@
     }, function (err) { syncing = false; throw err; });
   }
 
-  /* After hands are stored, the page's list of hands and its last-hand actions are read again. */
+  /* After hands are stored, the page's outcome (a decided match waits for its confirmation), its list of hands and
+     its last-hand actions are read again. */
   function refreshSections() {
     fetch(urls.page, { credentials: "same-origin", redirect: "manual" }).then(function (resp) {
       return resp.ok ? resp.text() : null;
     }).then(function (html) {
       if (!html) return;
       var doc = new DOMParser().parseFromString(html, "text/html");
-      [".entry-hands", ".entry-last", ".entry-game"].forEach(function (sel) {
+      [".entry-outcome", ".entry-hands", ".entry-last", ".entry-game"].forEach(function (sel) {
         var fresh = doc.querySelector(sel), here = document.querySelector(sel);
         if (fresh && here) here.replaceWith(fresh);
         else if (fresh && !here) document.querySelector("main").appendChild(fresh);

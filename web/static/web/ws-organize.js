@@ -35,6 +35,30 @@
     document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
       select.addEventListener("change", function () { if (select.value) { select.form.submit(); } });
     });
+    // The director's decisions: the sides' choices name the chosen match's teams ("NS: <team>").
+    document.querySelectorAll("select[data-desk-match]").forEach(function (match) {
+      // A narrow screen cuts the chosen match short in its select: the whole of it, wrapped, under it.
+      var whole = match.parentNode.querySelector("[data-desk-chosen]");
+      function show() {
+        var chosen = match.options[match.selectedIndex];
+        if (whole && chosen) { whole.textContent = chosen.textContent; whole.hidden = false; }
+      }
+      match.addEventListener("change", show);
+      show();
+      var sides = match.form.querySelector("select[data-desk-sides]");
+      if (!sides) { return; }
+      var plain = {};
+      Array.prototype.forEach.call(sides.options, function (o) { plain[o.value] = o.textContent; });
+      function name() {
+        var chosen = match.options[match.selectedIndex];
+        Array.prototype.forEach.call(sides.options, function (o) {
+          var team = chosen && (o.value === "ns" || o.value === "ew") ? chosen.getAttribute("data-" + o.value) : null;
+          o.textContent = team ? sides.getAttribute("data-" + o.value) + ": " + team : plain[o.value];
+        });
+      }
+      match.addEventListener("change", name);
+      name();
+    });
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
