@@ -164,6 +164,7 @@ def test_the_wall_shows_the_pools_of_a_running_pools_stage(client, db):
     html = client.get(reverse("web:wall", args=[tournament.slug])).content.decode()
     assert 'data-panel="pools"' in html and html.count('<table class="data pool-table">') == 15
     assert 'data-panel="bracket"' not in html
+    assert 'data-panel="standings"' not in html  # the pools are the standings: not shown twice (a walk-through)
 
 
 def test_a_one_stage_pools_event_has_a_pools_tab_with_a_table_a_pool(client, db):
