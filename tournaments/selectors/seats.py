@@ -70,12 +70,14 @@ def sitting_out_ids(rnds: Iterable[Round]) -> dict[int, list[int]]:
     return found
 
 
-def player_seats(tournament: Tournament) -> dict[int, dict[int, tuple[int | None, str]]]:
-    """``{player id: {round number: (table, seat)}}`` of an individual event, one query; sitting out: ``(None, "")``."""
-    found: dict[int, dict[int, tuple[int | None, str]]] = {}
-    for player, number, table, seat in (RoundSeat.objects.filter(round__tournament=tournament)
-                                        .values_list("player_id", "round__number", "match__table", "seat")):
-        found.setdefault(player, {})[number] = (table, seat)
+def player_seats(tournament: Tournament) -> dict[int, dict[tuple[int, int], tuple[int | None, str]]]:
+    """``{player id: {(stage number, round number): (table, seat)}}`` of an individual event (round numbers count
+    per stage), one query; sitting out: ``(None, "")``."""
+    found: dict[int, dict[tuple[int, int], tuple[int | None, str]]] = {}
+    for player, stage, number, table, seat in (
+            RoundSeat.objects.filter(round__tournament=tournament)
+            .values_list("player_id", "round__stage__number", "round__number", "match__table", "seat")):
+        found.setdefault(player, {})[(stage or 1, number)] = (table, seat)
     return found
 
 

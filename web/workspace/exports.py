@@ -54,10 +54,14 @@ def export_entries(request, tournament):
             out.writerow([e.seed or "", e.team.name, e.team.club.name, e.team.player_1.name, e.team.player_2.name,
                           _yes(e.withdrawn), e.withdrawn_after_round if e.withdrawn else ""])
         return response
-    rounds = list(tournament.round_set.order_by("number").values_list("number", flat=True))
+    # A column a round, stage by stage (round numbers count per stage): "Round 2", a later stage's "Stage 2, round 1".
+    rounds = [(stage or 1, n) for stage, n in tournament.round_set.order_by("stage__number", "number")
+              .values_list("stage__number", "number")]
     seats = player_seats(tournament)
     out.writerow([_("Start number"), _("Player"), _("Club"), _("Fixed table"), _("Reserve"), _("Replaces"),
-                  *withdrawn, *(_("Round %(number)s") % {"number": n} for n in rounds)])
+                  *withdrawn, *(_("Round %(number)s") % {"number": n} if stage == 1
+                                else _("Stage %(stage)s, round %(n)s") % {"stage": stage, "n": n}
+                                for stage, n in rounds)])
     for e in entries.order_by("start_number", "id"):
         mine = seats.get(e.player_id, {})
         out.writerow([e.start_number or "", e.player.name, e.player.club.name if e.player.club_id else "",

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.api.individual import enter_players, individual_event, seated_round
 from tests.factories import EntryFactory, TeamFactory, UserFactory
-from tournaments.models import Match
+from tournaments.models import Match, Round
 from tournaments.services.rounds import entry_withdraw
 from tournaments.services.standings import standings_recompute
 
@@ -64,6 +64,25 @@ def test_an_individual_events_entries_carry_start_numbers_and_every_rounds_seat(
     assert [r[0] for r in rows[1:]] == [str(n) for n in range(1, 10)]
     assert rows[1][1:3] == [players[0].name, players[0].club.name] and rows[1][8] == "Table 1, N"
     assert rows[4][8] == "Table 1, W" and rows[9][2] == "" and rows[9][8] == "sits out"
+
+
+def test_a_later_stages_rounds_have_columns_of_their_own(client, kaarting):
+    """Round numbers count per stage: a final's round 1 is a column of its own ("Stage 2, round 1"), not stage 1's
+    round 1 again with the seats of both (a walk-through's find)."""
+    from tournaments.models import RoundSeat, Stage
+
+    event, players = kaarting
+    Stage.objects.filter(tournament=event, number=1).update(status="closed")
+    final = Stage.objects.create(tournament=event, number=2, format="tables", rounds=1, status="running")
+    rnd = Round.objects.create(tournament=event, stage=final, number=1, seed="final-1")
+    match = Match.objects.create(round=rnd, table=1, table_code="FINAL01")
+    RoundSeat.objects.bulk_create([RoundSeat(round=rnd, match=match, player=p, seat=seat)
+                                   for seat, p in zip("NESW", [players[8], players[0], players[5], players[2]])])
+    rows = rows_of(client, "entries", event)
+    assert rows[0][8:] == ["Round 1", "Stage 2, round 1"]
+    assert rows[1][8:] == ["Table 1, N", "Table 1, E"]  # player 1: N in the qualification, E in the final
+    assert rows[9][8:] == ["sits out", "Table 1, N"]  # player 9 sat out round 1 and plays the final
+    assert rows[2][8:] == ["Table 1, E", ""]  # player 2 is not in the final
 
 
 def test_an_individual_events_results_name_each_seats_player_and_start_number(client, kaarting):
