@@ -171,6 +171,11 @@ def _cut_rows(computed, withdrawn: set[int]) -> list[Row]:
     return rows
 
 
+def stage_has_results(stage: Stage) -> bool:
+    """Whether a stage has a result (``_results_in``): the stage before it can then no longer be reopened."""
+    return _results_in(stage)
+
+
 def _results_in(stage: Stage) -> bool:
     """Whether a stage has a result: a hand entered, or a match finished over the table (a bye is no result)."""
     return (Match.objects.filter(round__stage=stage, games__isnull=False).exists()

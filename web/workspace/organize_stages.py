@@ -27,6 +27,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.stages import (
     stage_add,
     stage_close,
+    stage_has_results,
     stage_place_entrant,
     stage_reopen,
     stage_start,
@@ -114,6 +115,9 @@ def _page(request, tournament, *, error: str | None = None, form: str = "", valu
         s["unfinished"] = unfinished.get(s["stage"].pk, 0)
         s["rounds"] = rounds_shown(s["stage"], tournament)
         s["next"] = next((x for x in stages if x["number"] == s["number"] + 1), None)
+        # Reopening is refused once the next stage has a result (stage_reopen_refused): not offered then.
+        s["reopenable"] = s["stage"].status == "closed" and (s["next"] is None
+                                                            or not stage_has_results(s["next"]["stage"]))
         s["startable"] = s["number"] == 1 or any(x["number"] == s["number"] - 1 and x["stage"].status == "closed"
                                                  for x in stages)
     entries = [(e.pk, (e.team or e.player).name) for e in Entry.objects.filter(tournament=tournament, withdrawn=False)

@@ -63,7 +63,11 @@ def test_the_last_stage_is_closed_here_once_its_matches_are_played_and_that_fini
     client.force_login(organizer_of(tournament))
     url = reverse("ws:stages", args=[tournament.slug])
     pick = by_seed(teams)
+    reopen_1 = reverse("ws:stage-reopen", args=[tournament.slug, 1])
+    assert reopen_1 in card(client.get(url).content.decode(), 1)  # stage 2 has no result yet
     finish_round(round_pair(tournament=tournament), pick)  # the semi-finals
+    first = card(client.get(url).content.decode(), 1)  # reopening would be refused: not offered (a walk-through)
+    assert reopen_1 not in first and "Stage 2 has results already: this stage stays closed." in first
     last = card(client.get(url).content.decode(), 2)
     assert "once all its matches are played" in last and "Close stage 2" not in last
     finish_round(Round.objects.get(stage=stage, number=2), pick)  # the final
@@ -77,3 +81,4 @@ def test_the_last_stage_is_closed_here_once_its_matches_are_played_and_that_fini
     assert Stage.objects.get(pk=stage.pk).status == Stage.Status.CLOSED
     public = client.get(reverse("web:stage", args=[tournament.slug, 2])).content.decode()
     assert "Running" not in public
+    assert "Add stage 3" not in client.get(url).content.decode()  # a finished event gains no stage
