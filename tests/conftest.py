@@ -9,17 +9,31 @@ import pytest
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's own order (transactional tests after the others), kept
 def pytest_collection_modifyitems(session, config, items):
-    """The tests marked ``slow`` (each takes tens of seconds) run first, in their order, before all the others.
+    """The tests marked ``slow`` (each takes tens of seconds) run first in their group, in their order.
 
     pytest-xdist's worksteal (``./dev test``) hands each worker a contiguous share of this order and lets an idle
     worker take the end of another's queue: with the long tests at the start, the end of the run is short tests, and
     no worker waits a minute at the end for the other's last test. A module marked as a whole moves as a whole, its
     module-scoped fixtures made once.
     """
-    slow = [item for item in items if item.get_closest_marker("slow")]
-    if slow:
-        rest = [item for item in items if not item.get_closest_marker("slow")]
-        items[:] = slow + rest
+    # Within pytest-django's groups (database tests, then transactional ones, then those without a database): a
+    # transactional test empties the tables after it, the migrations' data too (the volunteers' group), so none of
+    # them may run before a database test that reads that data.
+    items[:] = sorted(items, key=lambda item: (_django_order(item), not item.get_closest_marker("slow")))
+
+
+def _django_order(item) -> int:
+    """pytest-django's order of a test: 0 a database test, 1 a transactional one, 2 one without a database (Django's
+    test case classes named, not imported: the engine's tests run without Django)."""
+    bases = {c.__name__ for c in getattr(getattr(item, "cls", None), "__mro__", ())}
+    if "TransactionTestCase" in bases:
+        return 0 if "TestCase" in bases else 1
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    transactional = bool(marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")))
+    if transactional or "transactional_db" in fixtures or "live_server" in fixtures:
+        return 1
+    return 0 if marker is not None or "db" in fixtures else 2
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import pytest
 from django.core.management.color import no_style
 from django.db import connection
 
-from tests.conftest import pytest_collection_modifyitems
+from tests.conftest import _django_order, pytest_collection_modifyitems
 from tests.factories import ClubFactory
 from tests.fuzz import examples
 from tests.settings import worker_redis_url
@@ -52,20 +52,25 @@ def test_the_flush_empties_every_table_and_what_its_triggers_wrote():
 
 
 class _Item:
-    def __init__(self, name: str, slow: bool):
-        self.name, self.slow = name, slow
+    def __init__(self, name: str, slow: bool, db: str = "db"):
+        self.name, self.slow, self.fixturenames = name, slow, ((db,) if db else ())
 
     def get_closest_marker(self, name: str):
         return object() if name == "slow" and self.slow else None
 
 
 def test_the_slow_tests_run_first_each_group_in_its_order(request):
-    items = [_Item("a", False), _Item("b", True), _Item("c", False), _Item("d", True), _Item("e", False)]
+    """Slow first within pytest-django's groups: a transactional test empties the tables after it (the migrations'
+    data too), so no database test may come after one (the volunteers' group went missing when slow transactional
+    tests ran first)."""
+    items = [_Item("a", False), _Item("b", True), _Item("c", False), _Item("d", True), _Item("e", False),
+             _Item("t", False, "transactional_db"), _Item("u", True, "transactional_db"), _Item("n", True, "")]
     pytest_collection_modifyitems(None, None, items)
-    assert [item.name for item in items] == ["b", "d", "a", "c", "e"]
-    # This run's own order (each pytest-xdist worker collects it all): no slow test after one that is not.
-    marked = [item.get_closest_marker("slow") is not None for item in request.session.items]
-    assert marked == sorted(marked, reverse=True)
+    assert [item.name for item in items] == ["b", "d", "a", "c", "e", "u", "t", "n"]
+    # This run's own order (each pytest-xdist worker collects it all): no database test after a transactional one,
+    # and in each group no slow test after one that is not.
+    order = [(_django_order(item), item.get_closest_marker("slow") is None) for item in request.session.items]
+    assert order == sorted(order)
 
 
 @pytest.mark.django_db

@@ -89,12 +89,12 @@ def test_an_individual_events_results_name_each_seats_player_and_start_number(cl
     event, players = kaarting
     rows = rows_of(client, "results", event)
     assert rows[0] == ["Round", "Table", "N", "N no.", "S", "S no.", "E", "E no.", "W", "W no.", "Games NS",
-                       "Games EW", "Points NS", "Points EW", "Status", "Result"]
+                       "Games EW", "Points NS", "Points EW", "Status", "Result", "Stage", "Round name"]
     first = rows[1]
     assert first[:10] == ["1", "1", players[0].name, "1", players[2].name, "3", players[1].name, "2",
                           players[3].name, "4"]
-    assert first[10:] == ["1", "0", "101", "40", "Finished", f"{players[0].name} & {players[2].name}"]
-    assert rows[2][14:] == ["Not started", ""] and len(rows) == 3
+    assert first[10:16] == ["1", "0", "101", "40", "Finished", f"{players[0].name} & {players[2].name}"]
+    assert rows[2][14:16] == ["Not started", ""] and len(rows) == 3
 
 
 def test_an_individual_events_standings_have_a_row_a_player(client, kaarting):
