@@ -111,5 +111,8 @@ def test_the_confirm_page_groups_the_names_by_team_and_says_either_side_confirms
         group = page[start:page.index("</fieldset>", start)]
         assert team.player_1.name in group and team.player_2.name in group
         assert 'class="choice confirm-player' in group  # the entry pages' big choices
-    assert "someone of either side" in page
+    assert "someone of either side checks it" in page
     assert "Someone of the side that did not enter the result" not in page
+    # The waiting box above says the same, not "someone of the other side".
+    assert "someone of either side confirms the result on another phone" in page
+    assert "someone of the other side confirms" not in page
