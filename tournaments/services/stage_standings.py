@@ -17,20 +17,17 @@ matches (and the seats, for players).
 
 from __future__ import annotations
 
-import time
-import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection
 
-from tournaments.live import publish_standings_changed
 from tournaments.models import DirectorAction, Entry, Match, Stage, StageEntrant, Standing, Tournament
 from tournaments.ranking import Context, TeamInfo, club_standings, rank_standings
 from tournaments.services.match_records import MATCH_COLUMNS, Records
 from tournaments.ranking.individual import individual_context, individual_metrics, rank_individual_standings
 from tournaments.services.standings_individual import individual_inputs
-from tournaments.services.standings_public import saved_rows_by_entrant, snapshot_unmoved, unmoved_result
+from tournaments.services.standings_public import replace_standings
 from tournaments.stages import Carry, KnockoutMatch, Rule, apply_carry, knockout_standings, qualify, rows_of
 
 
@@ -241,18 +238,4 @@ def stages_standings_recompute(tournament: Tournament, stages, snapshot, pts, te
     if first is not None and not tournament.is_individual:
         clubs = [{"club": c.club, "rank": c.rank, "teams": c.teams, "percentage": c.percentage}
                  for c in club_standings(first.rows, {e.competitor: e.club for e in first.field}, pts)]
-    wanted = {(s.stage_id, s.team_id, s.player_id): (s.pool, s.pool_rank, *(getattr(s, f) for f in Standing.COMPUTED))
-              for s in new}
-    if snapshot_unmoved(snapshot, changed, wanted == saved_rows_by_entrant(tournament), used, clubs):
-        return unmoved_result(snapshot, computed_at, started, changed)
-    Standing.objects.filter(tournament=tournament).delete()
-    Standing.objects.bulk_create(new, batch_size=1000)
-    snapshot.computed_at, snapshot.metrics = computed_at, list(used)
-    snapshot.clubs = clubs
-    snapshot.generation = uuid.uuid4().hex
-    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
-    snapshot.save()
-    publish_standings_changed(tournament.pk)
-    snapshot.ran_at, snapshot.written = computed_at, True
-    snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
-    return snapshot
+    return replace_standings(tournament, snapshot, new, used, clubs, computed_at, started, changed)

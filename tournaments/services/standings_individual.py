@@ -9,15 +9,11 @@ so it keeps no inputs between recomputes.
 
 from __future__ import annotations
 
-import time
-import uuid
-
 from django.utils import timezone
 
-from tournaments.live import publish_standings_changed
 from tournaments.models import DirectorAction, Entry, Match, RoundSeat, Standing, StandingsSnapshot, Tournament
 from tournaments.selectors import confirmation
-from tournaments.services.standings_public import saved_rows_by_entrant, snapshot_unmoved, unmoved_result
+from tournaments.services.standings_public import replace_standings
 from tournaments.ranking import METRICS
 from tournaments.ranking.individual import (
     IndividualMatch,
@@ -141,17 +137,4 @@ def individual_standings_recompute(tournament: Tournament, snapshot: StandingsSn
                     **{f: getattr(r, f) for f in Standing.COMPUTED}) for r in rows]
     clubs = [{"club": c.club, "rank": c.rank, "players": c.players, "percentage": c.percentage}
              for c in individual_club_standings(rows, players, best_n=tournament.club_best_n)]
-    wanted = {(s.stage_id, None, s.player_id): (None, None, *(getattr(s, f) for f in Standing.COMPUTED)) for s in new}
-    if snapshot_unmoved(snapshot, changed, wanted == saved_rows_by_entrant(tournament), metrics, clubs):
-        return unmoved_result(snapshot, computed_at, started, changed)
-    Standing.objects.filter(tournament=tournament).delete()
-    Standing.objects.bulk_create(new, batch_size=1000)
-    snapshot.computed_at, snapshot.metrics = computed_at, list(metrics)
-    snapshot.clubs = clubs
-    snapshot.generation = uuid.uuid4().hex
-    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
-    snapshot.save()
-    publish_standings_changed(tournament.pk)
-    snapshot.ran_at, snapshot.written = computed_at, True
-    snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
-    return snapshot
+    return replace_standings(tournament, snapshot, new, metrics, clubs, computed_at, started, changed)

@@ -13,7 +13,9 @@ moving even when no row changes (a result confirmed moves a row's mark).
 from __future__ import annotations
 
 import time
+import uuid
 
+from tournaments.live import publish_standings_changed
 from tournaments.models import Match, Standing, StandingsSnapshot, Tournament
 
 
@@ -52,5 +54,27 @@ def unmoved_result(snapshot: StandingsSnapshot, ran_at, started: float, changed)
     ``written`` False (``standings_recompute``)."""
     snapshot.ran_at, snapshot.written = ran_at, False
     snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
+    snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
+    return snapshot
+
+
+def replace_standings(tournament: Tournament, snapshot: StandingsSnapshot, new: list[Standing], metrics, clubs,
+                      computed_at, started: float, changed) -> StandingsSnapshot:
+    """Make the saved rows ``new`` (every row replaced) and the snapshot's metrics and clubs these, unless the public
+    standings stay as they are (``snapshot_unmoved``: then nothing is written); the recomputes that keep no inputs
+    (an individual event's, a multi-stage event's) end here."""
+    wanted = {(s.stage_id, s.team_id, s.player_id): (s.pool, s.pool_rank, *(getattr(s, f) for f in Standing.COMPUTED))
+              for s in new}
+    if snapshot_unmoved(snapshot, changed, wanted == saved_rows_by_entrant(tournament), metrics, clubs):
+        return unmoved_result(snapshot, computed_at, started, changed)
+    Standing.objects.filter(tournament=tournament).delete()
+    Standing.objects.bulk_create(new, batch_size=1000)
+    snapshot.computed_at, snapshot.metrics = computed_at, list(metrics)
+    snapshot.clubs = clubs
+    snapshot.generation = uuid.uuid4().hex
+    snapshot.duration_ms = int((time.perf_counter() - started) * 1000)
+    snapshot.save()
+    publish_standings_changed(tournament.pk)
+    snapshot.ran_at, snapshot.written = computed_at, True
     snapshot.incremental, snapshot.changes = False, sorted(m for m in changed if m is not None)
     return snapshot
