@@ -18,7 +18,10 @@ same database and Redis database, side by side:
   --web-workers and --web-threads to measure others, threaded workers above one thread), no access log
   of its own (the compose file's ACCESS_LOG=0), and live), measured through nginx and, to show the
   proxy's cost, on web directly;
-* the baseline, ``gunicorn config.wsgi:application -w 2 -k sync`` on a port of its own.
+* the baseline, ``gunicorn config.wsgi:application -w 2 -k sync`` on a port of its own;
+* with --image, the Docker image alone (no compose, no proxy): the Dockerfile's CMD (the compose file's ``live``
+  command: gunicorn with uvicorn workers, HTTP in ASGI_HTTP_THREADS threads a worker) with the image's
+  WEB_CONCURRENCY 2 and the settings' defaults, logging each request as it does (to /dev/null here).
 
 No Celery worker runs: the loading computes the standings itself, and the recomputes its hands
 queued wait in the bench's Redis database, so no answer changes while it is measured.
@@ -52,6 +55,7 @@ from urllib.parse import urlsplit, urlunsplit
 from _servers import (
     ROOT,
     Production,
+    compose_command,
     compose_default,
     cpu_seconds,
     free_port,
@@ -101,6 +105,7 @@ def main():
                         help="the production set's WEB_CONCURRENCY (docker-compose's by default)")
     parser.add_argument("--web-threads", type=int, default=int(compose_default("web", "WEB_THREADS")),
                         help="the production set's WEB_THREADS (docker-compose's by default; above 1, threaded workers)")
+    parser.add_argument("--image", action="store_true", help="also measure the Dockerfile's CMD alone (no proxy)")
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--keep", action="store_true", help="keep the bench database")
     args = parser.parse_args()
@@ -126,7 +131,7 @@ def main():
 
     redis.Redis.from_url(redis_url).flushdb()
     recreate_database(db_admin, name)
-    production = baseline = None
+    production = baseline = image = None
     try:
         info = reads_data(db_url, large=False)
         from django.db import connections
@@ -149,6 +154,24 @@ def main():
                 raise RuntimeError("the sync server did not start")
             time.sleep(0.1)
 
+        if args.image:  # the Dockerfile's CMD (compose's live runs the same command), as the image alone runs it
+            image_port = free_port()
+            image_env = {k: v for k, v in env.items() if k not in ("ASGI_HTTP_THREADS", "TRUSTED_PROXIES", "ACCESS_LOG")}
+            image = subprocess.Popen([*compose_command("live"), "-b", f"127.0.0.1:{image_port}", "--log-level",
+                                      "warning", "--access-logfile", "/dev/null"],
+                                     cwd=ROOT, env={**image_env, "WEB_CONCURRENCY": "2"}, start_new_session=True,
+                                     stdout=subprocess.DEVNULL)
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if get(f"http://127.0.0.1:{image_port}/healthz/")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline or image.poll() is not None:
+                    raise RuntimeError("the image's server did not start")
+                time.sleep(0.1)
+
         web_master, live_master, nginx = (p.pid for p in production.processes)
         targets = {  # name: base URL, the process groups whose CPU it costs
             "production": (f"http://127.0.0.1:{production.port}", {web_master, nginx}),
@@ -156,6 +179,9 @@ def main():
             "direct": (f"http://127.0.0.1:{production.web_port}", {web_master}),
         }
         order = ["production", "sync", "direct"]
+        if image is not None:
+            targets["image"] = (f"http://127.0.0.1:{image_port}", {image.pid})
+            order.append("image")
         kind = "threaded" if args.web_threads > 1 else "sync"
         print(f"production: nginx on {production.port} -> web ({args.web_workers} {kind} workers x {args.web_threads} "
               f"threads) and live; "
@@ -218,6 +244,7 @@ def main():
                     "label": label, "connections": connections_, "medians": medians,
                     "ratio": medians["production"] / medians["sync"],
                     "direct_ratio": medians["direct"] / medians["sync"],
+                    "image_ratio": medians["image"] / medians["sync"] if "image" in medians else None,
                     "range": (min(window_ratios), max(window_ratios)),
                     "cpu": {t: cpu[t] / max(requests[t], 1) for t in order},
                     "wrk": wrk_cpu / (wall * os.cpu_count()), "errors": socket_errors,
@@ -225,8 +252,9 @@ def main():
                 print(f"  {label}, {connections_} connections: production {medians['production']:.0f}, "
                       f"sync {medians['sync']:.0f}, direct {medians['direct']:.0f} req/s", flush=True)
     finally:
-        if baseline is not None:
-            stop_server(baseline)
+        for server in (baseline, image):
+            if server is not None:
+                stop_server(server)
         if production is not None:
             production.stop()
             shutil.rmtree(production.directory, ignore_errors=True)
@@ -254,6 +282,11 @@ def main():
         c = r["cpu"]
         print(f"{r['label']:28} {r['connections']:5} {c['production'] * 1000:10.2f} {c['sync'] * 1000:7.2f} "
               f"{c['direct'] * 1000:7.2f}")
+    if image is not None:
+        print("\nthe Docker image alone (the Dockerfile's CMD, 2 uvicorn workers, HTTP in threads), req/s (ratio to sync)")
+        for r in rows:
+            print(f"{r['label']:28} {r['connections']:5} {r['medians']['image']:10.0f} ({r['image_ratio']:.2f}), "
+                  f"CPU a request {r['cpu']['image'] * 1000:.2f} ms")
     for r in rows:
         for error in r["errors"]:
             print(f"socket errors, {r['label']}, {r['connections']} connections, {error}")
