@@ -17,8 +17,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("WEB_THREADS", "1"))
 # Sync workers: the proxy (nginx) reads each request whole and buffers each answer, so a slow client never holds
 # a worker, and a request costs less CPU than in the threaded worker, which hands each request from thread to
-# thread and shares the GIL (README "Why this server": 0.96-1.01 of bench_server's baseline, against 0.75-1.05). More than one thread: the threaded worker, for
-# a server with no proxy in front (it keeps connections alive and reads slow clients without blocking).
+# thread and shares the GIL (README "Why this server": 0.92-1.01 of bench_server's baseline in four runs of six on
+# two machines, 0.78-0.92 in the other two; the threaded worker 0.75-1.05). More than one thread: the threaded worker, for a server with no proxy in front
+# (it keeps connections alive and reads slow clients without blocking).
 worker_class = "gthread" if threads > 1 else "sync"
 # No proxy header is believed by the server itself (gunicorn trusts X-Forwarded-* from 127.0.0.1 by
 # default): the project reads X-Forwarded-For as far as TRUSTED_PROXIES says (config/auth.py).
