@@ -399,7 +399,9 @@ DESCRIPTIONS = {
                                  "the table's `table_code` (every match that has one: an individual event's, a team "
                                  "event's paired since 2026-11-30); or send a player's token. The "
                                  "phone (`X-Device`) or account that entered the result cannot confirm it (403 "
-                                 "`result_own_entry`), nor its side (403 `result_own_side`), another table's player "
+                                 "`result_own_entry`), nor anyone of the side that entered it when that side is known (403 "
+                                 "`result_own_side`: the entering account's player, or the players who named "
+                                 "themselves on the entering phone), another table's player "
                                  "(403 `not_at_this_table`) nor a wrong code (403 `personal_code_wrong`, 429 "
                                  "`too_many_codes` after a few per match and per phone). 409 `result_not_entered` "
                                  "unless the result is `entered`; 409 `confirmation_off`. Answers the scoreboard.",
