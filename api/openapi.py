@@ -303,7 +303,8 @@ DESCRIPTIONS = {
                                           "`qualification` rule, and the qualifiers become the next stage's entrants "
                                           "with their seeds (the cut's ties: the stage's `standings`). 409 "
                                           "`stage_status` for a stage not running, `stage_unplayed` before any round, "
-                                          "`round_unfinished` while a match is unfinished. Sends `stage.closed`. "
+                                          "`round_unfinished` while a match is unfinished, `stage_round_unpublished` while a round of "
+                                          "the stage is not published (publish it first). Sends `stage.closed`. "
                                           "Organizers or staff.",
     "v1_tournaments_stages_start_create": "Start a pending stage once the one before is closed (409 "
                                           "`stage_previous_open`; `stage_status` for a stage not pending): its pools "

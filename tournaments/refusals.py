@@ -336,7 +336,7 @@ CATALOGUE = {
         "tournament_started", "round_started", "already_forbidden", "protected", "start_number_taken",
         "already_kept_apart", "round_not_last", "clock_started", "clock_not_running", "clock_not_paused",
         "clock_not_started", "round_time_over", "multi_stage", "stage_not_running", "stage_previous_open",
-        "stage_closed", "stage_status", "stage_unplayed", "stage_reopen_refused")},
+        "stage_closed", "stage_status", "stage_unplayed", "stage_reopen_refused", "stage_round_unpublished")},
     **CONFIRMATION_CATALOGUE,
     "idempotency_key_mismatch": ("service", 422),
     **{code: ("service", 400) for code in (

@@ -31,4 +31,6 @@ STAGE_SENTENCES = {
     "stage_status": _("Stage %(stage)s is %(status)s: this is not possible now."),
     "stage_unplayed": _("Stage %(stage)s has no finished round yet: there is nothing to close."),
     "stage_reopen_refused": _("Stage %(stage)s cannot reopen: stage %(next)s has results already."),
+    "stage_round_unpublished": _("Round %(round)s of stage %(stage)s is not published yet: publish it first, so that "
+                                 "the stage closes on the standings everyone sees."),
 }

@@ -169,6 +169,30 @@ def test_stage_unplayed_and_place_by_hand():
     assert refused.value.code == "already_entered"
 
 
+def test_a_stage_with_a_round_not_published_does_not_close_until_it_is():
+    """The cut ranks the rounds everyone sees: a round played before its publication is published first."""
+    from tournaments.services.publication import round_publish
+
+    tournament, teams, user = pools_event(8, 2)
+    stage_add(tournament=tournament, user=user, format="knockout", rounds=2,
+              previous_qualification={"kind": "pools", "per_pool": 2, "best_next": 0})
+    stage_start(tournament=tournament, number=1, user=user)
+    Tournament.objects.filter(pk=tournament.pk).update(auto_publish=False)  # the organizer publishes each round
+    tournament.refresh_from_db()
+    play_stage(tournament, 1, by_seed(teams))
+    hidden = list(Round.objects.filter(stage__number=1, stage__tournament=tournament, published_at__isnull=True)
+                  .order_by("number"))
+    assert hidden, "the rounds paired after auto_publish was turned off wait for their publication"
+    with pytest.raises(Conflict) as refused:
+        stage_close(tournament=tournament, number=1, user=user)
+    assert refused.value.code == "stage_round_unpublished"
+    assert refused.value.params == {"stage": 1, "round": hidden[0].number}
+    assert Stage.objects.get(tournament=tournament, number=1).status == Stage.Status.RUNNING
+    for rnd in hidden:
+        round_publish(round=rnd, user=user)
+    assert stage_close(tournament=tournament, number=1, user=user).status == Stage.Status.CLOSED
+
+
 def test_a_swiss_then_a_top_cut_to_a_round_robin_with_carry_over():
     tournament = TournamentFactory(format=Tournament.Format.SWISS, rounds=2)
     teams = [TeamFactory() for _ in range(8)]

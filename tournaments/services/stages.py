@@ -188,7 +188,7 @@ def stage_close(*, tournament: Tournament, number: int, user) -> Stage:
     they carry), the cut's ties and the replacements of withdrawn qualifiers kept (``Stage.report``).
 
     Refused (409): a stage not running (``stage_status``), one without a finished round (``stage_unplayed``),
-    an unfinished match (``round_unfinished``). Closing a stage again after a reopening recomputes the
+    an unfinished match (``round_unfinished``), a round not yet published (``stage_round_unpublished``). Closing a stage again after a reopening recomputes the
     qualifiers; a next stage that had started is drawn again from a new seed, its old draw kept
     (``draws_before``).
     """
@@ -207,6 +207,11 @@ def stage_close(*, tournament: Tournament, number: int, user) -> Stage:
         if unfinished:
             raise Conflict("round_unfinished", None, {"reason": "unfinished", "round": last.number,
                                                       "count": unfinished})
+        # The cut ranks the stage's rounds as everyone sees them: a round played before its publication is
+        # published first (the public standings count the published rounds alone).
+        hidden = Round.objects.filter(stage=stage, published_at__isnull=True).order_by("number").first()
+        if hidden is not None:
+            raise Conflict("stage_round_unpublished", None, {"stage": number, "round": hidden.number})
         if not stage.seed:
             stage.seed = _new_seed()
         computed = stage_rows(stage, tournament, points_settings(tournament), _metrics(tournament))
