@@ -87,3 +87,25 @@ def test_the_dashboard_and_the_round_page_read_nothing_more_for_it(client, djang
         with django_assert_max_num_queries(12):
             html = client.get(url).content.decode()
         assert 'status-played">All played' in header_badge(html), url
+
+
+def test_an_individual_events_round_page_says_it_too(client):
+    """The individual round page (``organize_draw.round_page``) from what it reads: stage 2's one round of tables
+    finished, stage 2 the last and running."""
+    from tests.web.workspace.individual import individual_event, seat_round
+    from tournaments.models import Match
+
+    organizer = UserFactory()
+    event = individual_event(8, organizer=organizer, minutes=None)
+    rnd = seat_round(event, 1)
+    Stage.objects.filter(tournament=event, number=1).update(status="closed", rounds=1)
+    last = Stage.objects.create(tournament=event, number=2, format="tables", rounds=1, best_of=1, status="running")
+    Round.objects.filter(pk=rnd.pk).update(stage=last)  # stage 2's round 1 (round numbers count per stage)
+    client.force_login(organizer)
+    url = reverse("ws:round", args=[event.slug, 1]) + "?stage=2"
+    badge = header_badge(client.get(url).content.decode())
+    assert 'status-running">Running' in badge and "All played" not in badge  # its tables still playing
+    Match.objects.filter(round=rnd).update(status="finished")
+    Round.objects.filter(pk=rnd.pk).update(status="finished")
+    badge = header_badge(client.get(url).content.decode())
+    assert 'status-played">All played' in badge and "Running" not in badge
