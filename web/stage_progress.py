@@ -34,3 +34,11 @@ def stage_played(tournament: Tournament, stage: Stage) -> bool:
             .annotate(tables=Count("matches"), finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)))
             .first())
     return last is not None and last.finished == last.tables and is_stage_last(tournament, stage, last)
+
+
+def awaits_close(tournament: Tournament, stage: Stage | None, stages: int, played: bool) -> bool:
+    """``pages_stages.awaiting_close`` from what a page has read already, nothing more read: ``stage``, whose rounds
+    are all ``played``, is the last of the event's ``stages`` (several), running in a running event. The workspace's
+    header says "All played" then, as the public pages' do."""
+    return (played and stages > 1 and stage is not None and stage.number == stages
+            and stage.status == Stage.Status.RUNNING and tournament.status == Tournament.Status.RUNNING)

@@ -20,6 +20,7 @@ from tournaments.services import confirmation
 from tournaments.services.errors import ServiceError
 
 from .. import round_names
+from . import round_words
 
 #: How often the desk's list asks for itself again (seconds).
 POLL_SECONDS = 5
@@ -35,6 +36,8 @@ def _directed_or_404(user, slug: str) -> Tournament:
 def _context(tournament: Tournament) -> dict:
     rows = desk_matches(tournament)
     round_names.prime([r["match"].round for r in rows])  # a knockout's rounds named by its bracket: one query
+    for r in rows:  # what the page's alert says of a dispute new since it looked: its round named as its row's
+        r["alert"] = round_words.new_dispute(r["match"]) if r["status"] == DISPUTED else ""
     return {"tournament": tournament, "rows": rows, "disputes": sum(r["status"] == DISPUTED for r in rows),
             "poll": POLL_SECONDS, "confirming": confirmation.confirming(tournament)}
 

@@ -24,6 +24,7 @@ from tournaments import vocabulary
 
 from .. import pages, round_names
 from ..stage_lines import event_rounds, stage_lines
+from ..stage_progress import awaits_close
 from . import event_words, round_words
 from .organize_common import organizer_view, refusal, round_url
 from .organize_next import is_stage_last, pair_label, stage_step
@@ -59,6 +60,12 @@ def dashboard(request, tournament):
     # A multi-stage event's last stage, played out, is closed by its organizer, which finishes the event.
     last_stage_over = (step.played and step.next_stage is None and step.stages > 1
                        and stage.status == Stage.Status.RUNNING)
+    # Until then the header and the stage's line say "All played" rather than "Running", as the public pages do.
+    awaiting = awaits_close(tournament, stage, step.stages, step.played)
+    lines = stage_lines(tournament, step.stage_list) if step.stages > 1 else None
+    for line in lines if awaiting else ():
+        if line["number"] == stage.number:
+            line["status"], line["status_words"] = "played", _("All played")
     return render(request, "web/workspace/organize/dashboard.html", {
         "tournament": tournament, "facts": pages.tournament_facts(tournament), "tab": "dashboard",
         "active": entries.count(False), "withdrawn": entries.count(True),
@@ -73,7 +80,7 @@ def dashboard(request, tournament):
         "final_running": bool(unfinished and fmt == Tournament.Format.KNOCKOUT
                               and is_stage_last(tournament, last.stage, last)),
         # A multi-stage event's facts a stage a line (its format, rounds and match length), the running one marked.
-        "stage_lines": stage_lines(tournament, step.stage_list) if step.stages > 1 else None,
+        "stage_lines": lines, "awaiting": awaiting,
         # A round robin plays one round per opponent: its rounds from the teams entered (none said before two).
         "event_rounds": event_rounds(tournament, entries.count(False)) if step.stages <= 1 else None,
         # After a round_unfinished refusal: "Pair anyway", while the last round is still unfinished.

@@ -28,6 +28,7 @@ from tournaments.services.errors import ServiceError
 
 from . import event_words
 from .entry_logic import pair_name
+from web.stage_progress import awaits_close
 from web.templatetags.web_rounds import round_name
 
 from .organize_common import director_view, organizer_view, refusal, round_of, round_picker, round_url
@@ -120,6 +121,8 @@ def round_page(request, tournament, rnd: Round, *, error: str | None = None, sta
     started = any(t["started"] for t in tables)
     last_finished = last is not None and not Match.objects.filter(round=last).exclude(
         status=Match.Status.FINISHED).exists()
+    stage_played = last_finished and is_stage_last(tournament, rnd.stage, last)
+    stage_count = Stage.objects.filter(tournament=tournament).count()
     return render(request, "web/workspace/organize/round_individual.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd, "tables": tables, "sitting_out": out,
         "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
@@ -134,9 +137,11 @@ def round_page(request, tournament, rnd: Round, *, error: str | None = None, sta
         "match_length": event_words.match_length(tournament),
         "is_last": last is not None and last.pk == rnd.pk,
         "last_finished": last_finished,
-        "stage_played": last_finished and is_stage_last(tournament, rnd.stage, last),
+        "stage_played": stage_played,
         "pair_label": pair_label(tournament, rnd.stage, rnd.number + 1),
-        "stage_count": Stage.objects.filter(tournament=tournament).count(),
+        "stage_count": stage_count,
+        # The last stage played out, not closed yet: the header says "All played" (nothing more read).
+        "awaiting": awaits_close(tournament, rnd.stage, stage_count, stage_played),
         "error": error,
     }, status=status)
 

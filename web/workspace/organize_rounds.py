@@ -15,6 +15,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.publication import round_publish
 from tournaments.services.rounds import match_pairing_change
 from web import pages_stages
+from web.stage_progress import awaits_close
 from web.templatetags.web_rounds import round_name
 
 from . import organize_draw, round_words
@@ -50,6 +51,8 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
         teams += unplaced
     teams.sort(key=lambda t: t.name.lower())
     pools = pages_stages.pools_of(rnd, tournament)
+    stage_played = last is not None and last.finished == last.tables and is_stage_last(tournament, rnd.stage, last)
+    stage_count = Stage.objects.filter(tournament=tournament).count()
     return render(request, "web/workspace/organize/round.html", {
         "tournament": tournament, "tab": "rounds", "round": rnd,
         "round_status": vocabulary.ROUND_STATUS.get(rnd.status, rnd.status),
@@ -62,10 +65,11 @@ def _round_page(request, tournament, rnd: Round, *, error=None, error_match=None
         "is_last": last is not None and last.pk == rnd.pk,
         "last_finished": last is not None and last.finished == last.tables,
         # The stage's last round played: no next round to pair in it, the Stages page closes it.
-        "stage_played": last is not None and last.finished == last.tables and is_stage_last(tournament, rnd.stage,
-                                                                                                last),
+        "stage_played": stage_played,
         "pair_label": pair_label(tournament, rnd.stage, rnd.number + 1),
-        "stage_count": Stage.objects.filter(tournament=tournament).count(),
+        "stage_count": stage_count,
+        # The last stage played out, not closed yet: the header says "All played" (nothing more read).
+        "awaiting": awaits_close(tournament, rnd.stage, stage_count, stage_played),
     }, status=status)
 
 

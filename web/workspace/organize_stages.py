@@ -96,6 +96,9 @@ def qualifiers_preview(tournament, number: int, user) -> list[dict]:
 def _page(request, tournament, *, error: str | None = None, form: str = "", values=None, status: int = 200,
           preview: int | None = None):
     stages = pages_stages.stages_of(tournament)
+    # The last stage played out, not closed yet: its badge and the header say "All played", as the public pages do.
+    awaiting = pages_stages.awaiting_close(tournament, stages)
+    pages_stages.mark_awaiting(stages, awaiting)
     qualifiers = None
     if preview is not None and error is None:
         try:
@@ -126,6 +129,7 @@ def _page(request, tournament, *, error: str | None = None, form: str = "", valu
     formats = INDIVIDUAL_FORMATS if individual else TEAM_FORMATS
     return render(request, "web/workspace/organize/stages.html", {
         "tournament": tournament, "tab": "stages", "stages": stages, "active": _active(tournament),
+        "awaiting": awaiting,
         "formats": [(f, pages_stages.format_name(f)) for f in formats],
         "rules": [(r, pages_stages.RULE_NAMES[r]) for r in RULES], "individual": individual,
         "can_template": len(stages) == 1, "error": error, "error_form": form, "values": values or {},

@@ -1,7 +1,7 @@
 """The workspace's sentences that name a round (the dashboard's and the round page's): a knockout's round as its
 bracket names it, as ``web.round_names.round_name`` does in the rounds' list beside them ("Pair the semi-finals",
 "The quarter-finals still have unfinished matches."), any other round by its number and, in a later stage, its stage
-("Pair stage 2, round 1").
+("Pair stage 2, round 1"); and the director's desk's alert on a new dispute ("A new dispute: table 1 of the final.").
 
 Each knockout round has its own sentence, not its name put into one: the article and the agreement change with it
 in every language ("la finale", "les demi-finales"; "heeft", "hebben").
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, Stage, Tournament
+from tournaments.models import Match, Round, Stage, Tournament
 from web import round_names
 
 
@@ -64,3 +64,22 @@ def published(rnd: Round) -> str:
     if named is not None:
         return named
     return _("Round %(n)s is published: everyone who follows the event sees it now.") % {"n": rnd.number}
+
+
+def new_dispute(match: Match) -> str:
+    """What the director's desk says aloud (its alert) when a table's result is disputed: "A new dispute: table 2 of
+    round 1.", a later stage's "... of stage 2, round 1.", a knockout's "A new dispute: table 1 of the final.", the
+    match for third place's "A new dispute: the match for third place (table 2).". The round's stage read with it."""
+    rnd = match.round
+    if round_names.is_third_place(match):
+        return _("A new dispute: the match for third place (table %(t)s).") % {"t": match.table}
+    named = _knockout(_stage(rnd), rnd.number, lambda: (
+        _("A new dispute: table %(t)s of the final."), _("A new dispute: table %(t)s of the semi-finals."),
+        _("A new dispute: table %(t)s of the quarter-finals."), _("A new dispute: table %(t)s of the round of 16.")))
+    if named is not None:
+        return named % {"t": match.table}
+    stage = round_names.stage_number(rnd)
+    if stage > 1:
+        return _("A new dispute: table %(t)s of stage %(s)s, round %(n)s.") % {"t": match.table, "s": stage,
+                                                                             "n": rnd.number}
+    return _("A new dispute: table %(t)s of round %(n)s.") % {"t": match.table, "n": rnd.number}

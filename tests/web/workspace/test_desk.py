@@ -63,7 +63,9 @@ def test_the_desk_lists_the_waiting_and_disputed_tables_and_settles_one(client, 
     with django_assert_max_num_queries(12):
         rows = client.get(reverse("ws:desk-rows", args=[tournament.slug])).content.decode()
     assert rows.index(f'id="desk-{second.pk}"') < rows.index(f'id="desk-{first.pk}"')  # the dispute first
-    assert "hand 3 was wrong" in rows and f"{second.pk}:1:2" in rows
+    assert "hand 3 was wrong" in rows and f'data-disputes="{second.pk} "' in rows
+    assert f'id="desk-{second.pk}" data-alert="A new dispute: table 2 of round 1.">' in rows  # the page's alert
+    assert f'id="desk-{first.pk}">' in rows  # waiting, not disputed: nothing to announce
     answer = client.post(reverse("ws:desk-decide", args=[tournament.slug, second.pk]),
                          {"action": "settle", "reason": "checked the sheet"})
     assert answer.status_code == 302

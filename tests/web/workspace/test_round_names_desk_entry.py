@@ -89,3 +89,46 @@ def test_the_score_list_puts_the_last_stages_rounds_first(client):
     listed = get(client, "ws:score", tournament.slug)
     assert listed.index("<h2>Semi-finals <span") < listed.index("<h2>Round 3 <span") < listed.index(
         "<h2>Round 1 <span")
+
+
+def test_the_desks_alert_names_a_knockouts_round_as_its_row_does(client, cup, django_assert_max_num_queries):
+    """A new dispute's alert (the row's ``data-alert``, which ws-desk.js says) is no "table 1 of round 3" in a
+    knockout: "table 1 of the final", the match for third place, the semi-finals, in every language."""
+    tournament, matches = cup
+    final, third, semi = matches[(3, 1)], matches[(3, 2)], matches[(2, 1)]
+    for m in (final, third, semi):
+        Match.objects.filter(pk=m.pk).update(status="finished", result_status="disputed", result_at=timezone.now())
+    with django_assert_max_num_queries(12):
+        rows = get(client, "ws:desk-rows", tournament.slug)
+    assert f'id="desk-{final.pk}" data-alert="A new dispute: table 1 of the final.">' in rows
+    assert f'id="desk-{third.pk}" data-alert="A new dispute: the match for third place (table 2).">' in rows
+    assert f'id="desk-{semi.pk}" data-alert="A new dispute: table 1 of the semi-finals.">' in rows
+    assert "of round" not in rows
+    said = {"nl": ("tafel 1 van de finale.", "de wedstrijd om de derde plaats (tafel 2).",
+                   "tafel 1 van de halve finales."),
+            "fr": ("table 1 de la finale.", "le match pour la troisième place (table 2).",
+                   "table 1 des demi-finales."),
+            "es": ("mesa 1 de la final.", "el partido por el tercer puesto (mesa 2).", "mesa 1 de las semifinales."),
+            "ca": ("taula 1 de la final.", "el partit pel tercer lloc (taula 2).", "taula 1 de les semifinals.")}
+    for lang, words in said.items():
+        html = client.get(reverse("ws:desk-rows", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        for m, end in zip((final, third, semi), words):
+            assert re.search(rf'id="desk-{m.pk}" data-alert="[^"]*: {re.escape(end)}">', html), (lang, end)
+
+
+def test_the_desks_alert_names_a_later_stages_round_by_its_stage():
+    from tests.web.stage_pages import roeselare_event
+    from web.workspace.round_words import new_dispute
+
+    tournament = roeselare_event(teams=8, pools=2, per_pool=1, best_next=2, name="Klein", slug="klein")
+    pools = Match.objects.select_related("round__stage").filter(round__tournament=tournament, round__stage__number=1,
+                                                                round__number=3).order_by("table").first()
+    assert new_dispute(pools) == f"A new dispute: table {pools.table} of round 3."
+    semi = Match.objects.select_related("round__stage").get(round__tournament=tournament, round__stage__number=2,
+                                                            table=2)
+    assert new_dispute(semi) == "A new dispute: table 2 of the semi-finals."
+    from tournaments.models import Stage
+
+    Stage.objects.filter(pk=semi.round.stage_id).update(format="swiss")  # a later stage that is no knockout
+    semi = Match.objects.select_related("round__stage").get(pk=semi.pk)
+    assert new_dispute(semi) == "A new dispute: table 2 of stage 2, round 1."

@@ -31,9 +31,11 @@
         var now = disputes();
         var fresh = now.filter(function (d) { return known.indexOf(d) < 0; });
         known = now;
-        if (fresh.length && alertBox) {
-          var parts = fresh[0].split(":");
-          alertBox.textContent = box.getAttribute("data-new-dispute").replace("{table}", parts[2]).replace("{round}", parts[1]);
+        // The new dispute's row says it in the page's language, its round named as the row names it ("A new
+        // dispute: table 1 of the final.", round_words.new_dispute).
+        var row = fresh.length ? document.getElementById("desk-" + fresh[0]) : null;
+        if (row && row.getAttribute("data-alert") && alertBox) {
+          alertBox.textContent = row.getAttribute("data-alert");
           alertBox.hidden = false;
           document.title = "(!) " + document.title.replace(/^\(!\) /, "");
         }
