@@ -176,15 +176,16 @@ WALL_ROUNDS = 4
 
 
 def bracket(tournament: Tournament, stage: Stage | None = None, *, element_id: str = "bracket",
-            wall: bool = False) -> dict | None:
-    """The knockout's bracket as an SVG (marked safe), or None when it is not drawn yet."""
+            wall: bool = False, wrap: bool = False) -> dict | None:
+    """The knockout's bracket as an SVG (marked safe), or None when it is not drawn yet; ``wrap``: long names on
+    two lines rather than shortened (the print page's: paper has no tooltip)."""
     size, matches = bracket_matches(tournament, stage)
     if not size:
         return None
     title = _("%(event)s: the knockout") % {"event": tournament.name}
     rounds = size.bit_length() - 1
     from_round = max(1, rounds - WALL_ROUNDS + 1) if wall else 1
-    svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round)
+    svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round, wrap=wrap)
     return {"size": size, "svg": mark_safe(svg), "matches": len(matches),  # noqa: S308 - escaped by bracket_svg
             # Said above the bracket, which a phone reads to its final only by scrolling sideways.
             "winner": _decided(matches, rounds, third_place=False),
