@@ -130,7 +130,10 @@ def test_a_knockout_being_played_shows_how_far_each_team_has_come_not_a_ranking_
     printed = client.get("/t/roeselare/standings/print/").content.decode()
     assert printed.count("In the quarter-finals") == 8
     overview = client.get("/t/roeselare/").content.decode()
-    assert overview.split("Leaders")[1].split("Full standings")[0].count("In the quarter-finals") == 5
+    leaders = overview.split("Leaders")[1].split("Full standings")[0]
+    assert leaders.count("In the quarter-finals") == 5
+    # Each with its seed (the knockout's order is how far one came, then the seed): not ranks out of order.
+    assert re.findall(r'<span class="rank"><abbr title="Seed">(\d+)</abbr>', leaders) == ["1", "2", "3", "4", "5"]
 
 
 def test_after_the_quarter_finals_the_winners_are_in_the_semi_finals_and_the_losers_out(client):
