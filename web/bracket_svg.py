@@ -33,6 +33,8 @@ PAD = 4
 FONT = 13
 CHAR_W = 7.4  # an average character's width at 13 px, to shorten names that would overflow
 BOLD_W = 8.3  # the same in bold (the winner's name)
+WRAP_FONT = 10.5  # a name on two lines (``wrap``: the print page's, where no tooltip says it whole): at most
+MIN_FONT = 7  # and at least (the print page scales the drawing to the paper's width, a bracket of 8 by 1.07)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +104,32 @@ def _short(text: str, room: float, width: float = CHAR_W) -> str:
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
+def _fit(text: str, room: float, width: float) -> tuple[float, list[tuple[str, bool]]]:
+    """A name too long for one line of its side (``room`` px, ``width`` px a character at ``FONT``), written whole:
+    on two lines broken between words (as even as they go), in the type that fits them, at most ``WRAP_FONT``
+    and at least ``MIN_FONT``; a line still too long at that is squeezed to the room (``textLength``) up to a
+    quarter, and only past that shortened with "…". Its font size and its lines, each with whether to squeeze it."""
+    words = text.split()
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))] or [(text, "")]
+    lines = [line for line in min(splits, key=lambda pair: max(len(pair[0]), len(pair[1]))) if line]
+    longest = max(len(line) for line in lines) * width  # at FONT
+    font = round(max(MIN_FONT, min(WRAP_FONT, FONT * room / longest)), 1)
+    scale = font / FONT
+    out = []
+    for line in lines:
+        wide = len(line) * width * scale
+        if wide > room * 1.25:
+            out.append((_short(line, room * 1.25, width * scale), True))
+        else:
+            out.append((line, wide > room))
+    return font, out
+
+
 def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye_word: str, empty: bool,
-                games: str | None = None) -> list[str]:
-    """One side's line in a match's box: seed, name (shortened, its full name as a tooltip), games (``games``: the
-    text in their place, "" for none), "✓"."""
+                games: str | None = None, wrap: bool = False) -> list[str]:
+    """One side's line in a match's box: seed, name (shortened, its full name as a tooltip; ``wrap``: on two lines
+    of smaller type when it does not fit on one, shortened only past those), games (``games``: the text in their
+    place, "" for none), "✓"."""
     out = []
     base = y + LINE_H / 2 + FONT * 0.36
     if side is None:
@@ -116,14 +140,27 @@ def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye
     games = (str(side.games) if side.games is not None else "") if games is None else games
     games_room = 26 if games else 0
     mark_room = 18 if won else 0
-    name = _short(side.name, BOX_W - 12 - seed_room - games_room - mark_room, BOLD_W if won else CHAR_W)
+    room, char_w = BOX_W - 12 - seed_room - games_room - mark_room, BOLD_W if won else CHAR_W
+    name = _short(side.name, room, char_w)
+    font, lines = _fit(side.name, room, char_w) if wrap and name != side.name else (FONT, [])
     cls = "bk-won" if won else "bk-lost" if lost else "bk-side"
     out.append(f'<g class="{cls}">')
-    if name != side.name:
+    if (" ".join(line for line, _squeezed in lines) if lines else name) != side.name:
         out.append(f"<title>{escape(side.name)}</title>")
     if side.seed is not None:
         out.append(f'<text x="{x + 6}" y="{base:.1f}" class="bk-seed">{side.seed}</text>')
-    label = f'<text x="{x + 6 + seed_room}" y="{base:.1f}" class="bk-name">{escape(name)}</text>'
+    name_x = x + 6 + seed_room
+    if lines:  # in the side's line: one line on its middle, two with the first's baseline high, the second's low
+        middle = y + LINE_H / 2 + font * 0.36
+        baselines = [middle] if len(lines) == 1 else [y + LINE_H / 2 - 1.5, y + LINE_H - 2.5]
+        spans = "".join(
+            f'<tspan x="{name_x}" y="{top:.1f}"'
+            + (f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"' if squeezed else "")
+            + f">{escape(line)}</tspan>" for (line, squeezed), top in zip(lines, baselines))
+        label = (f'<text x="{name_x}" y="{baselines[0]:.1f}" class="bk-name bk-wrapped" font-size="{font:g}">'
+                 f"{spans}</text>")
+    else:
+        label = f'<text x="{name_x}" y="{base:.1f}" class="bk-name">{escape(name)}</text>'
     if side.href:
         label = f'<a href="{escape(side.href)}">{label}</a>'
     out.append(label)
@@ -135,7 +172,7 @@ def _side_lines(x: int, y: int, side: Side | None, *, won: bool, lost: bool, bye
     return out
 
 
-def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str) -> list[str]:
+def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str, wrap: bool = False) -> list[str]:
     empty = m is None or (m.ns is None and m.ew is None)
     label = ""
     if m is not None and m.ns is not None:
@@ -159,7 +196,7 @@ def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str) -> list
         out += _side_lines(x, y + i * LINE_H, side, won=winner == side_name,
                            lost=bool(winner) and winner != side_name, bye_word=bye_word,
                            empty=empty or not (m is not None and m.bye and side_name == "ew"),
-                           games=(_("w/o") if winner == side_name else "") if walkover else None)
+                           games=(_("w/o") if winner == side_name else "") if walkover else None, wrap=wrap)
     if m is not None and m.href and not empty:
         out.insert(1, f'<a href="{escape(m.href)}" class="bk-link" aria-hidden="true" tabindex="-1">'
                       f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" fill="transparent"/></a>')
@@ -168,13 +205,14 @@ def _match_box(x: int, y: int, m: BracketMatch | None, *, bye_word: str) -> list
 
 
 def bracket_svg(size: int, matches: Sequence[BracketMatch], *, title: str, names: Sequence[str] | None = None,
-                element_id: str = "bracket", from_round: int = 1) -> str:
+                element_id: str = "bracket", from_round: int = 1, wrap: bool = False) -> str:
     """The bracket of ``size`` slots as an ``<svg>`` element (markup, to be marked safe by the caller).
 
     ``matches``: the matches known so far (any round; a match absent is drawn empty); ``names``: the
     rounds' headings (default ``round_names``); ``title``: the drawing's accessible name; ``from_round``: the
     first round drawn (the wall draws a large bracket from its last rounds, at a size a hall can read; the
-    description still tells the whole). Refused (``ValueError``): a size that is not a power of two, a match
+    description still tells the whole); ``wrap``: a name too long for its line written whole on two lines of
+    smaller type (``_fit``; the print page's: paper has no tooltip), not shortened on one. Refused (``ValueError``): a size that is not a power of two, a match
     outside the bracket.
     """
     all_rounds = layout(size)["rounds"]
@@ -224,12 +262,12 @@ def bracket_svg(size: int, matches: Sequence[BracketMatch], *, title: str, names
     if lines:
         out.append(f'<path d="{" ".join(lines)}" class="bk-wire" fill="none"/>')
     for (r, t), (x, y) in boxes.items():
-        out += _match_box(x, y, by_place.get((r, t)), bye_word=bye_word)
+        out += _match_box(x, y, by_place.get((r, t)), bye_word=bye_word, wrap=wrap)
     if third is not None:
         heading = _("Third place")  # outside the f-string, where the catalogue's extraction finds it
         out.append(f'<text x="{final_x + BOX_W / 2}" y="{third_y - 8}" text-anchor="middle" class="bk-head">'
                    f"{escape(heading)}</text>")
-        out += _match_box(final_x, third_y, third, bye_word=bye_word)
+        out += _match_box(final_x, third_y, third, bye_word=bye_word, wrap=wrap)
     out.append("</svg>")
     return "\n".join(out)
 

@@ -106,6 +106,7 @@ def standings(tournament: Tournament) -> dict:
     club_rows = [{**c, "shared": club_ranks.count(c["rank"]) > 1} for c in data["clubs"]]
     # A multi-stage event's rows are split: the current stage's (by pool), then those out after each earlier stage.
     groups = pages_stages.standings_groups(data["stages"], rows) if "stages" in data else [{"rows": rows}]
+    pages_stages.mark_knockout_in_play(tournament, groups, data.get("stages"))  # how far, not zeros
     return {"computed_at": data["computed_at"], "rows": rows, "groups": groups, "columns": standings_columns(),
             "metrics": metric_columns(metrics), "clubs": club_rows, "staged": "stages" in data,
             "leaders": pages_stages.leaders(groups), "unconfirmed_any": any(r.get("unconfirmed") for r in rows)}

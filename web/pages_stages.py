@@ -176,15 +176,16 @@ WALL_ROUNDS = 4
 
 
 def bracket(tournament: Tournament, stage: Stage | None = None, *, element_id: str = "bracket",
-            wall: bool = False) -> dict | None:
-    """The knockout's bracket as an SVG (marked safe), or None when it is not drawn yet."""
+            wall: bool = False, wrap: bool = False) -> dict | None:
+    """The knockout's bracket as an SVG (marked safe), or None when it is not drawn yet; ``wrap``: long names on
+    two lines rather than shortened (the print page's: paper has no tooltip)."""
     size, matches = bracket_matches(tournament, stage)
     if not size:
         return None
     title = _("%(event)s: the knockout") % {"event": tournament.name}
     rounds = size.bit_length() - 1
     from_round = max(1, rounds - WALL_ROUNDS + 1) if wall else 1
-    svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round)
+    svg = bracket_svg(size, matches, title=title, element_id=element_id, from_round=from_round, wrap=wrap)
     return {"size": size, "svg": mark_safe(svg), "matches": len(matches),  # noqa: S308 - escaped by bracket_svg
             # Said above the bracket, which a phone reads to its final only by scrolling sideways.
             "winner": _decided(matches, rounds, third_place=False),
@@ -391,6 +392,85 @@ def standings_groups(stages: list[dict], rows: list[dict]) -> list[dict]:
             groups.append({"stage": number, "title": names.get(number, ""), "current": i == 0, "pool": "",
                            "knockout": formats.get(number) == Stage.Format.KNOCKOUT, "rows": _shared(members)})
     return groups
+
+
+def _where(row, rounds: int) -> str:
+    """How far a team has come in a knockout being played, in words (``KnockoutRow``): "In the quarter-finals",
+    "Out in the round of 16", "Won the final"; a sentence a round, as the workspace's (round_words), for the
+    article and the agreement in every language."""
+    if row.third_place == "won":
+        return _("Won the match for third place")
+    if row.third_place == "lost":
+        return _("Lost the match for third place")
+    if row.reached > rounds:
+        return _("Won the final")
+    left = rounds - row.reached
+    if left <= 3:
+        if row.out:
+            return (_("Lost the final"), _("Out in the semi-finals"), _("Out in the quarter-finals"),
+                    _("Out in the round of 16"))[left]
+        return (_("In the final"), _("In the semi-finals"), _("In the quarter-finals"), _("In the round of 16"))[left]
+    return (_("Out in round %(n)s") if row.out else _("In round %(n)s")) % {"n": row.reached}
+
+
+def knockout_places(tournament: Tournament, number: int) -> dict[int, dict]:
+    """Where each team of knockout stage ``number`` stands in its bracket: ``{team id: {"seed", "where", "out"}}``
+    (its seed as the bracket's first round recorded it; how far it has come in words, ``_where``; ``progress`` a
+    key that orders them by it, then by seed), over the
+    published rounds and their finished matches, as the standings count them (``knockout_standings``, the
+    standings' own rule). One query; {} when the bracket is not drawn or its matches cannot be read as one."""
+    from tournaments.stages import KnockoutMatch, StageError, knockout_standings
+
+    stage = Q(round__stage__number=number) | (Q(round__stage__isnull=True) if number == 1 else Q(pk__in=[]))
+    matches = list(Match.objects.filter(stage, round__tournament=tournament, round__published_at__isnull=False)
+                   .select_related("round").only("round__number", "table", "ns", "ew", "status", "winner", "why")
+                   .order_by("round__number", "table"))
+    first = [m for m in matches if m.round.number == 1]
+    if not first:
+        return {}
+    rounds = bracket_size(2 * len(first)).bit_length() - 1
+    seeds = _seeds(first)
+    entrants = sorted({t for m in first for t in (m.ns_id, m.ew_id) if t is not None},
+                      key=lambda t: (seeds.get(t) or 10 ** 6, t))
+    played = [KnockoutMatch(m.round.number, m.table, m.ns_id, m.ew_id,
+                            m.winner if m.status == Match.Status.FINISHED and m.winner in ("ns", "ew") else "",
+                            third_place=_is_third_place(m)) for m in matches]
+    try:
+        rows = knockout_standings(entrants, played, seed="order")
+    except StageError:  # a match of a team not in the first round (replaced by hand): the figures, as before
+        return {}
+    third = {"won": 0, "lost": 1, "": 2}
+    return {r.entrant: {"seed": seeds.get(r.entrant), "where": _where(r, rounds), "out": r.out,
+                        "progress": (-r.reached, r.out, third[r.third_place], seeds.get(r.entrant) or 10 ** 6)}
+            for r in rows}
+
+
+def mark_knockout_in_play(tournament: Tournament, groups: list[dict], stages: list[dict] | None) -> None:
+    """A knockout being played shows how far each team has come, not its figures (zeros until its first match is
+    played, which read as if it had lost them all): the standings' current group, when it is a running knockout
+    stage's (``stages``: ``event_standings_for``'s; None: a one-stage knockout event's own rows), gets ``bracket``
+    (the stage's page) and each row its ``seed``, ``where`` and ``out`` (``knockout_places``: one query)."""
+    if not groups or not groups[0]["rows"]:
+        return
+    current = groups[0]
+    if stages is None:
+        if tournament.format != Tournament.Format.KNOCKOUT or tournament.status != Tournament.Status.RUNNING:
+            return
+        number = 1
+    else:
+        number = current.get("stage")
+        stage = next((s for s in stages if s["number"] == number), None)
+        if not current.get("knockout") or stage is None or stage["status"] != Stage.Status.RUNNING:
+            return
+    places = knockout_places(tournament, number)
+    if not places:
+        return
+    current["bracket"] = reverse("web:stage", args=[tournament.slug, number]) if stages is not None \
+        else reverse("web:stages", args=[tournament.slug])
+    for row in current["rows"]:
+        row.update(places.get(row["team"], {"seed": None, "where": "", "out": False, "progress": (1, True, 3, 0)}))
+    # Those as far by seed (the standings' order within them is the stage before's ranks: seeds read better here).
+    current["rows"].sort(key=lambda r: r["progress"])
 
 
 def leaders(groups: list[dict]) -> list[dict]:

@@ -65,7 +65,7 @@ def bracket_print(request, slug, number):
     stage = pages_stages.stage_or_404(stages, number)
     if stage["stage"].format != "knockout":
         raise Http404
-    drawn = pages_stages.bracket(tournament, stage["stage"], element_id="bracket-print")
+    drawn = pages_stages.bracket(tournament, stage["stage"], element_id="bracket-print", wrap=True)
     # The stage's own format and match length, not stage 1's (the tournament's).
     facts = pages.round_facts(tournament, Round(tournament=tournament, stage=stage["stage"], number=1))
     return render(request, "web/print/bracket.html", {

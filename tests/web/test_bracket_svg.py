@@ -188,3 +188,21 @@ def test_a_walkover_is_written_so_in_place_of_the_games_and_said_to_screen_reade
     assert "w/o" not in texts(boxes(parse(bracket_svg(2, [played], title="Final")))[0])
     with translation.override("nl"):
         assert "ff" in texts(boxes(parse(bracket_svg(2, [final], title="Finale")))[0])
+
+
+def test_the_print_pages_bracket_writes_a_long_name_whole_on_two_lines():
+    """Paper has no tooltip: with ``wrap`` (the print page's) a name too long for its line is written whole on two
+    lines of smaller type, broken between words; a short name stays one line at the drawing's size."""
+    long = "Koninklijke Kaartersbond Sint-Martinus Roeselare-Beveren"
+    matches = [BracketMatch(2, 1, Side("A", 1, 2), Side("B", 2, 1), winner="ns"),
+               BracketMatch(2, 2, Side(long, 4, 2), Side("Ploeg 3", 3, 0), winner="ns", third_place=True)]
+    root = parse(bracket_svg(4, matches, title="Knockout", wrap=True))
+    names = {"".join(t.itertext()): t for t in root.iter(f"{NS}text") if "bk-name" in (t.get("class") or "")}
+    wrapped = next(t for text, t in names.items() if text.startswith("Koninklijke"))
+    assert [s.text for s in wrapped.iter(f"{NS}tspan")] == ["Koninklijke Kaartersbond", "Sint-Martinus Roeselare-Beveren"]
+    assert 7 <= float(wrapped.get("font-size")) < 13
+    assert "Ploeg 3" in names and names["Ploeg 3"].get("font-size") is None  # the drawing's 13 px
+    # On screen (no ``wrap``) it is shortened on one line, its whole name in its tooltip, as before.
+    root = parse(bracket_svg(4, matches, title="Knockout"))
+    assert not list(root.iter(f"{NS}tspan"))
+    assert any("".join(t.itertext()).endswith("…") for t in root.iter(f"{NS}text"))

@@ -106,3 +106,70 @@ def test_an_individual_events_standings_split_the_stages_too(client, django_capt
     assert "Out after this stage" in printed
     overview = client.get(f"/t/{event.slug}/").content.decode()
     assert overview.count('class="leaders-group"') == 1
+
+
+def knockout_part(html: str) -> str:
+    return html.split('<h3 class="standings-group">Stage 2: Knockout</h3>')[1].split('<h3 class="standings-group">')[0]
+
+
+def places(part: str) -> list[tuple[str, str]]:
+    """The knockout's rows as the page shows them: (seed, how far the team has come)."""
+    return re.findall(r'<td class="num">([\d–]+)</td>.*?<td class="ko-where">([^<]*)</td>', part, re.S)
+
+
+def test_a_knockout_being_played_shows_how_far_each_team_has_come_not_a_ranking_of_zeros(client):
+    """During the quarter-finals the knockout's standings were its figures: eight rows of zeros, read as eight teams
+    that had lost everything. They say where each team stands in the bracket, with its seed, instead."""
+    roeselare_event(teams=16, pools=4, per_pool=2, best_next=0, knockout_rounds_played=0)
+    html = client.get("/t/roeselare/standings/").content.decode()
+    assert headings(html) == ["Stage 2: Knockout", "Stage 1: Pools"]
+    knockout = knockout_part(html)
+    assert places(knockout) == [(str(seed), "In the quarter-finals") for seed in range(1, 9)]
+    assert 'class="num strong">0<' not in knockout and "rank-col" not in knockout  # no figures, no ranks
+    assert 'href="/t/roeselare/stages/2/"' in knockout  # the bracket, one click away
+    printed = client.get("/t/roeselare/standings/print/").content.decode()
+    assert printed.count("In the quarter-finals") == 8
+    overview = client.get("/t/roeselare/").content.decode()
+    leaders = overview.split("Leaders")[1].split("Full standings")[0]
+    assert leaders.count("In the quarter-finals") == 5
+    # Each with its seed (the knockout's order is how far one came, then the seed): not ranks out of order.
+    assert re.findall(r'<span class="rank"><abbr title="Seed">(\d+)</abbr>', leaders) == ["1", "2", "3", "4", "5"]
+
+
+def test_after_the_quarter_finals_the_winners_are_in_the_semi_finals_and_the_losers_out(client):
+    roeselare_event(teams=16, pools=4, per_pool=2, best_next=0, knockout_rounds_played=1, third_place=True)
+    html = client.get("/t/roeselare/standings/").content.decode()
+    found = places(knockout_part(html))
+    assert [where for _seed, where in found] == ["In the semi-finals"] * 4 + ["Out in the quarter-finals"] * 4
+    assert sorted(int(seed) for seed, _where in found[:4]) == [1, 2, 3, 4]  # the better seed always wins
+    assert html.count('class="ko-out"') == 4
+    nl = client.get("/t/roeselare/standings/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "In de halve finales" in nl and "Uitgeschakeld in de kwartfinales" in nl
+
+
+def test_the_final_played_says_who_won_it_and_third_place_until_the_stage_is_closed(client):
+    from tournaments.models import Stage
+    from tournaments.services.standings import standings_recompute
+
+    tournament = roeselare_event(teams=16, pools=4, per_pool=2, best_next=0, knockout_rounds_played=3,
+                                 third_place=True)
+    html = client.get("/t/roeselare/standings/").content.decode()
+    assert [where for _seed, where in places(knockout_part(html))] == [
+        "Won the final", "Lost the final", "Won the match for third place", "Lost the match for third place",
+        *["Out in the quarter-finals"] * 4]
+    # Closed, the knockout's ranking is final: its figures again, ranked.
+    Stage.objects.filter(tournament=tournament, number=2).update(status="closed")
+    standings_recompute(tournament=tournament)
+    html = client.get("/t/roeselare/standings/").content.decode()
+    assert "ko-where" not in html and 'class="rank rank-col">1<' in html
+
+
+def test_a_one_stage_knockout_event_shows_how_far_each_team_has_come_too(client):
+    from tests.web.stage_pages import knockout_event
+    from tournaments.services.standings import standings_recompute
+
+    tournament = knockout_event(8, decided=1)
+    standings_recompute(tournament=tournament)
+    html = client.get("/t/beker/standings/").content.decode()
+    assert [where for _seed, where in places(html)] == ["In the semi-finals"] * 4 + ["Out in the quarter-finals"] * 4
+    assert 'href="/t/beker/stages/"' in html
