@@ -63,7 +63,9 @@ def director_view(view):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), login_url())
         tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
-        if not access.can_direct(request.user, tournament.pk):
+        # A director who does not organize the event sees no organizer's tab (dashboard, entries, stages: 404s).
+        request.ws_organizes = access.is_organizer(request.user, tournament.pk)
+        if not request.ws_organizes and not access.can_direct(request.user, tournament.pk):
             raise Http404
         return view(request, tournament, *args, **kwargs)
 

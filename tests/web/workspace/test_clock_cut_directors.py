@@ -82,3 +82,17 @@ def test_the_organizers_round_page_keeps_its_buttons(client, cut):
     assert 'id="clock-cut"' in page and 'value="reopen"' in page and 'name="back"' not in page
     answer = decide(client, cut["event"], "keep", reason="fine as it is")
     assert answer.status_code == 302 and answer["Location"].endswith("/rounds/1/#clock")
+
+
+@pytest.mark.parametrize("role", ["organizer", "director"])
+def test_a_director_who_does_not_organize_sees_no_organizers_tab(client, cut, role):
+    """The decisions page's tabs: a director who does not organize the event gets no Dashboard, Entries or Stages
+    (each a 404 for them), its organizers all of them."""
+    client.force_login(cut[role])
+    slug = cut["event"].slug
+    body = client.get(reverse("ws:actions", args=[slug])).content.decode()
+    tabs = [reverse("ws:tournament", args=[slug]), reverse("ws:entries", args=[slug]), reverse("ws:stages", args=[slug])]
+    for url in tabs:
+        assert (f'href="{url}"' in body) == (role == "organizer"), url
+        assert client.get(url).status_code == (200 if role == "organizer" else 404)
+    assert f'href="{reverse("ws:actions", args=[slug])}"' in body
