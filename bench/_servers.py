@@ -175,6 +175,25 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def answers_healthz(port: int, processes: list[subprocess.Popen], timeout: float = 60) -> bool:
+    """Wait until ``127.0.0.1:port`` answers ``/healthz/`` with a 200: True; False once ``timeout`` seconds have
+    passed or one of ``processes`` (the server's) has exited."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() > deadline or any(p.poll() is not None for p in processes):
+            return False
+        time.sleep(0.1)
+
+
 # --- the production set: proxy, web and live, as docker-compose runs them ------------------------------------
 
 def compose_command(service: str, env: dict | None = None) -> list[str]:
@@ -289,7 +308,6 @@ class Production:
 
     def start(self, timeout: float = 60) -> "Production":
         import time
-        import urllib.request
 
         def run(command, env, port):
             # A server that logs each request (config/gunicorn.py's ACCESS_LOG) writes its lines to /dev/null: the
@@ -307,17 +325,9 @@ class Production:
                                                    start_new_session=True, **self.popen))
         deadline = time.monotonic() + timeout
         for port in {self.port, self.web_port, self.live_port}:
-            while True:
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=5) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
-                    self.stop()
-                    raise RuntimeError(f"the production set did not start (port {port})")
-                time.sleep(0.1)
+            if not answers_healthz(port, self.processes, deadline - time.monotonic()):
+                self.stop()
+                raise RuntimeError(f"the production set did not start (port {port})")
         return self
 
     def pids(self) -> list[int]:

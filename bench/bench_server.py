@@ -55,6 +55,7 @@ from urllib.parse import urlsplit, urlunsplit
 from _servers import (
     ROOT,
     Production,
+    answers_healthz,
     compose_command,
     compose_default,
     cpu_seconds,
@@ -143,16 +144,8 @@ def main():
         baseline = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "-w", "2",
                                      "-k", "sync", "-b", f"127.0.0.1:{sync_port}", "--log-level", "warning"],
                                     cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(f"http://127.0.0.1:{sync_port}/healthz/")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or baseline.poll() is not None:
-                raise RuntimeError("the sync server did not start")
-            time.sleep(0.1)
+        if not answers_healthz(sync_port, [baseline]):
+            raise RuntimeError("the sync server did not start")
 
         if args.image:  # the Dockerfile's CMD (compose's live runs the same command), as the image alone runs it
             image_port = free_port()
@@ -161,16 +154,8 @@ def main():
                                       "warning", "--access-logfile", "/dev/null"],
                                      cwd=ROOT, env={**image_env, "WEB_CONCURRENCY": "2"}, start_new_session=True,
                                      stdout=subprocess.DEVNULL)
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if get(f"http://127.0.0.1:{image_port}/healthz/")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline or image.poll() is not None:
-                    raise RuntimeError("the image's server did not start")
-                time.sleep(0.1)
+            if not answers_healthz(image_port, [image]):
+                raise RuntimeError("the image's server did not start")
 
         web_master, live_master, nginx = (p.pid for p in production.processes)
         targets = {  # name: base URL, the process groups whose CPU it costs
