@@ -50,6 +50,18 @@ def _eager_celery(request):
         yield
 
 
+@pytest.fixture
+def clear_cache():
+    """An empty cache before and after the test (version stamps, kept answers, the rate windows): a module whose
+    tests count on it names it, ``pytestmark = [..., pytest.mark.usefixtures("clear_cache")]``. Each xdist worker
+    has a Redis database of its own (tests/settings.py), so this empties no other worker's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture(autouse=True)
 def _forget_kept_ids():
     """Each test starts without the process's memory of matches' and slugs' tournaments (ids come again after a rollback)."""

@@ -9,7 +9,6 @@ result step, no action, the result's status as it was.
 """
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -22,17 +21,11 @@ from tournaments.services.confirmation import acting, personal_codes
 from tournaments.services.desk import desk_action_take
 from tournaments.services.hands import hand_enter
 
-pytestmark = pytest.mark.django_db
+# An empty cache: the wrong codes' and the phones' windows.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 ROLES = ("unrelated", "entering_side", "other_table", "stranger_code", "scorekeeper", "director", "organizer",
          "opponent")
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()  # the wrong codes' and the phones' windows
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -18,14 +18,8 @@ from tournaments.services.hands import hand_correct, hand_delete_last, hand_ente
 from tournaments.services.rounds import round_pair
 from tournaments.services.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _no_counts():
-    cache.clear()  # the wrong codes' windows
-    yield
-    cache.clear()
+# An empty cache: the wrong codes' windows.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def hand(dealer, ns=50):

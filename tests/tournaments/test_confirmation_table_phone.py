@@ -4,7 +4,6 @@ code), the phone is their side's and their partner cannot confirm either; a phon
 themselves on is tied to no side: either side confirms, from another phone (docs/confirmation.md)."""
 
 import pytest
-from django.core.cache import cache
 
 from tests.individual import make_individual
 from tournaments.models import Match, RoundSeat, Tournament
@@ -12,14 +11,7 @@ from tournaments.services.confirmation import acting, personal_codes, result_con
 from tournaments.services.errors import ServiceError
 from tournaments.services.hands import hand_enter
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _no_counts():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def hand(dealer, ns=50):

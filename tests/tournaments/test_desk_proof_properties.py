@@ -36,6 +36,9 @@ from tournaments.services.hands import hand_correct, hand_delete_last, hand_ente
 from tournaments.services.rounds import round_pair, swiss_states
 from tournaments.services.standings import kept_inputs_clear, standings_recompute
 
+# An empty cache: the wrong codes' windows.
+pytestmark = pytest.mark.usefixtures("clear_cache")
+
 SIDES = st.sampled_from(["ns", "ew"])
 POINTS = st.sampled_from([0, 10, 20, 30, 40, 50, 60])
 TABLE = st.integers(0, 1)
@@ -262,13 +265,6 @@ def _run(world: World, steps) -> None:
     kept_inputs_clear()
     standings_recompute(tournament=tournament)
     assert _team_standings(tournament) == kept
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()  # the wrong codes' windows
-    yield
-    cache.clear()
 
 
 @pytest.mark.django_db

@@ -3,7 +3,6 @@ leaves loses the match for the side, the partner is scored as a sit-out), and a 
 next Swiss draw (FIDE C.04: the pair may meet again; the forfeit's winner gets no pairing bye after it)."""
 
 import pytest
-from django.core.cache import cache
 
 from tests.individual import make_individual, play_hands
 from tests.tournaments.test_rounds_service import finish, make_tournament
@@ -13,14 +12,7 @@ from tournaments.services.errors import Conflict, ServiceError
 from tournaments.services.rounds import match_pairing_change, round_pair
 from tournaments.services.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def _rows(tournament):

@@ -3,7 +3,6 @@ reverted, refused when it makes no sense, and carried through the standings."""
 
 import pytest
 import scoring
-from django.core.cache import cache
 
 from tests.factories import MatchFactory, TournamentFactory, UserFactory
 from tests.tournaments.test_hand_services import play_boam, summary
@@ -18,14 +17,7 @@ from tournaments.services.results import match_result_changed
 from tournaments.services.rounds import round_pair
 from tournaments.services.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 @pytest.fixture

@@ -15,14 +15,7 @@ from tournaments.services.match_result import stopped_game_points
 from tournaments.services.rounds import round_pair
 from tournaments.services.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def _result(match):

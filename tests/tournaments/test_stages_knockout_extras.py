@@ -2,7 +2,6 @@
 director's decision (the winner goes on either way), and a stage's own match length reaching its matches."""
 
 import pytest
-from django.core.cache import cache
 
 from tests.factories import UserFactory
 from tests.tournaments.test_hand_services import play_boam, summary
@@ -17,14 +16,7 @@ from tournaments.services.rounds import round_pair
 from tournaments.services.stages import stage_add, stage_close, stage_start, stage_update
 from tournaments.services.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def knockout_after_pools(n=16, pools=4, per_pool=2, **knockout):

@@ -4,7 +4,6 @@ knockout's final does not finish a multi-stage event on its own), a team withdra
 opponent a walkover (never a bye), and a director deciding a level match of a stage with tie-break deals."""
 
 import pytest
-from django.core.cache import cache
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
 from tests.tournaments.test_hand_services import summary
@@ -19,14 +18,7 @@ from tournaments.services.rounds import round_pair
 from tournaments.services.stages import stage_add, stage_close, stage_start
 from tournaments.services.tournaments import tournament_update
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def status(tournament, number):

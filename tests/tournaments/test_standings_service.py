@@ -13,14 +13,7 @@ from tournaments.selectors.standings import standings_for
 from tournaments.services import standings as service
 from tournaments.services.rounds import entry_withdraw, round_pair
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def test_recompute_saves_rows_in_the_api_shape():

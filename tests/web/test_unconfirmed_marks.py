@@ -12,17 +12,10 @@ from tournaments.models import Match, RoundSeat, Tournament
 from tournaments.services.confirmation import acting, result_confirm
 from tournaments.services.standings import standings_recompute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 MARK = 'data-unconfirmed='
 LEGEND = "Counts a result the opponents have not confirmed yet (entered or disputed): it may still change."
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def pages(client, tournament, match):

@@ -3,20 +3,12 @@ desk (every other page, signing out and the API lead back to it or are refused);
 need the PIN; wrong PINs are counted and refused past the limit."""
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.web.workspace.test_desk import event, finish  # noqa: F401 (fixture)
 from tournaments.models import Match
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counts():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 @pytest.fixture

@@ -4,21 +4,13 @@ a result that waits less than a minute waits "just now", and a reason typed befo
 import datetime
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.web.workspace.test_desk import event, finish  # noqa: F401 (fixture)
 from tournaments.models import Match
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counts():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def _row(page: str, match) -> str:

@@ -3,33 +3,14 @@ leads to a page they may open, the answer to the deciding hand says the result w
 only the phone that entered a waiting result is offered to correct or delete its last hand."""
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import EntryFactory, TournamentFactory, UserFactory
-from tests.web.workspace.test_team_table_code import open_table, play_to_the_end, table
-from tournaments.models import Match, Tournament
-from tournaments.services.rounds import round_pair
+from tests.factories import UserFactory
+from tests.web.workspace.test_team_table_code import event, open_table, play_to_the_end, table  # noqa: F401 (fixture)
+from tournaments.models import Match
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _no_counts():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def event():
-    """A team event of four teams, one game a match, results confirmed by the opponents; round 1 paired."""
-    tournament = TournamentFactory(best_of=1, confirmation="opponents", slug="ploegen")
-    for _ in range(4):
-        EntryFactory(tournament=tournament)
-    round_pair(tournament=tournament)
-    return Tournament.objects.get(pk=tournament.pk)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def test_a_scorekeepers_nav_leads_to_the_matches_to_score_not_to_the_organizers_dashboard(event):

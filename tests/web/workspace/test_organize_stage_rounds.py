@@ -6,7 +6,6 @@ the running stage's next round and says when a stage is played out, and its fact
 import uuid
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournaments.test_rounds_service import finish_round
@@ -15,14 +14,7 @@ from tournaments.models import Match, Round, TaskRecord, Tournament
 from tournaments.services.rounds import round_pair
 from tournaments.services.stages import stage_add, stage_close, stage_start
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def pools_then_knockout(client, *, close=True):

@@ -4,7 +4,6 @@ started while the event is a draft, and the last stage is closed here once all i
 finishes the event."""
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.factories import TournamentFactory
@@ -16,14 +15,7 @@ from tests.web.workspace.test_organize_stages import organizer_of
 from tournaments.models import Round, Stage, Tournament
 from tournaments.services.rounds import round_pair
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def card(page, number):

@@ -6,7 +6,6 @@ not yet published opens nothing; the organizers' sheets print the codes, nobody 
 import json
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -16,14 +15,8 @@ from tournaments.models import Match, PersonalCode, Tournament
 from tournaments.services.confirmation import personal_codes
 from tournaments.services.rounds import round_pair
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _no_counts():
-    cache.clear()  # the code tries' and wrong codes' windows
-    yield
-    cache.clear()
+# An empty cache: the code tries' and wrong codes' windows.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 @pytest.fixture
