@@ -78,7 +78,11 @@ class ReadsUncommitted:
 
 
 class AsgiServer:
-    """uvicorn serving config.asgi's routes (and the static files, from the finders) on a free port."""
+    """uvicorn serving config.asgi's routes (and the static files, from the finders) on a free port.
+
+    While it runs, the server's threads close their database connections after each request (``CONN_MAX_AGE`` 0,
+    set in place: the open connections read this very dict), so none outlives the test database.
+    """
 
     def __init__(self):
         import uvicorn
@@ -97,6 +101,11 @@ class AsgiServer:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self):
+        from django.db import connections
+
+        self.db_settings = connections["default"].settings_dict
+        self.max_age = self.db_settings.get("CONN_MAX_AGE", 0)
+        self.db_settings["CONN_MAX_AGE"] = 0
         self.reads_uncommitted = ReadsUncommitted().__enter__()
         self.thread.start()
         deadline = time.monotonic() + 15
@@ -110,6 +119,7 @@ class AsgiServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.reads_uncommitted.__exit__(*exc)
+        self.db_settings["CONN_MAX_AGE"] = self.max_age
 
 
 class SharedChromium:
@@ -174,3 +184,18 @@ def shared_chromium():
 @pytest.fixture
 def browser(shared_chromium):
     return shared_chromium
+
+
+@pytest.fixture
+def server():
+    """The site served by ``AsgiServer`` for one test (a test file imports it, as it imports ``browser``)."""
+    with AsgiServer() as running:
+        yield running
+
+
+def save_shot(folder: str | None, page, name: str) -> None:
+    """A full-page screenshot ``<name>.png`` in ``folder`` when one is given (an environment variable's, for a
+    person to look at), else none."""
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)

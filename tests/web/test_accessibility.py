@@ -52,11 +52,8 @@ def axe_script() -> str | None:
 
 
 @pytest.fixture
-def hall(settings):
+def hall():
     """A tournament in play (a bye, a match with hands, a match won), a user who runs it, and the server."""
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     tournament = make_tournament(5)
     played = list(Match.objects.filter(round__tournament=tournament, ew__isnull=False).order_by("table"))
     enter_hands(played[0], 3)
@@ -71,7 +68,6 @@ def hall(settings):
     tournament.club.managers.add(user)
     with AsgiServer() as server:
         yield server, tournament, played, user
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def pages(tournament, played, user) -> list[tuple[str, str, str]]:

@@ -16,18 +16,14 @@ WIDTH = 1024
 
 
 @pytest.fixture
-def desk(settings):
+def desk():
     """A Belgian match nobody has played yet, a scorekeeper volunteer of its tournament, and the server."""
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     tournament = TournamentFactory(name="Gentse Beker", variant="belgian-manille", best_of=3)
     match = MatchFactory(round__tournament=tournament, ns__name="De Ajuinen van Gent", ew__name="Boerenkrijg")
     keeper = volunteer("volunteer", password="volunteer-pw")
     tournament.scorekeepers.add(keeper)
     with AsgiServer() as server:
         yield server, match
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def shoot(page, tmp_path, name: str) -> None:

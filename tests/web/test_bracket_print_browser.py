@@ -11,23 +11,13 @@ import subprocess
 
 import pytest
 
-from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.browser import browser, server  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = os.environ.get("BRACKET_SHOTS", "")
 LONG = "Koninklijke Kaartersbond Sint-Martinus Roeselare-Beveren"
 OTHER = "Koninklijke Maatschappij De Gouden Leeuw Sint-Eloois-Winkel"
-
-
-@pytest.fixture
-def server(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
-    with AsgiServer() as running:
-        yield running
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 #: Each match box's names as drawn: the box's right edge, and each name's lines with their right edges.

@@ -17,11 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def site(settings):
     """The tournament of the page tests, served by uvicorn; push through Redis when REDIS_URL is set."""
-    # The server's threads close their connections after each request, so none outlives the test database
-    # (set in place: the open connections read this very dict).
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     if os.environ.get("REDIS_URL"):
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                                "CONFIG": {"hosts": [os.environ["REDIS_URL"]],
@@ -36,7 +31,6 @@ def site(settings):
     with AsgiServer() as server:
         yield server, tournament, match
     channel_layers.backends.clear()
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def api_enter_hand(server, match, number):
@@ -113,18 +107,14 @@ def test_the_match_table_fits_a_phone_without_sideways_scrolling(browser, site):
     assert widths and all(scroll <= client for scroll, client in widths)
 
 
-def test_the_wall_shows_a_tall_round_a_screenful_at_a_time(browser, settings):  # noqa: F811
-    settings.DATABASES["default"]["CONN_MAX_AGE"], max_age = 0, settings.DATABASES["default"].get("CONN_MAX_AGE", 0)
+def test_the_wall_shows_a_tall_round_a_screenful_at_a_time(browser):  # noqa: F811
     tournament = make_tournament(40, name="Grote Beker", slug="grote-beker", club_name="Groot")
-    try:
-        with AsgiServer() as server:
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(f"{server.url}/t/{tournament.slug}/wall/?seconds=5")
-            assert page.evaluate("document.documentElement.scrollHeight") > 720
-            page.wait_for_function("window.scrollY > 0", timeout=7000)
-            assert page.locator(".wall-stage").get_attribute("data-show") == "tables"
-    finally:
-        settings.DATABASES["default"]["CONN_MAX_AGE"] = max_age
+    with AsgiServer() as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(f"{server.url}/t/{tournament.slug}/wall/?seconds=5")
+        assert page.evaluate("document.documentElement.scrollHeight") > 720
+        page.wait_for_function("window.scrollY > 0", timeout=7000)
+        assert page.locator(".wall-stage").get_attribute("data-show") == "tables"
 
 
 def test_a_match_page_in_dutch_draws_its_chart_without_a_console_error(browser, site):  # noqa: F811
@@ -238,7 +228,6 @@ def test_a_thumb_finds_every_link_that_stands_alone_on_a_phone(browser, site):  
         page.goto(f"{server.url}{path}")
         small[path] = page.evaluate(SMALL_TARGETS)
     assert not any(small.values()), small
-
 
 
 @pytest.mark.parametrize("language", ["en", "nl", "fr", "es", "ca"])

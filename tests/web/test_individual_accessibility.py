@@ -15,10 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
 
 
 @pytest.fixture
-def kaarting(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def kaarting():
     tournament = make_individual(22)
     draw_round(tournament, 2)
     second = Round.objects.get(tournament=tournament, number=2)
@@ -28,7 +25,6 @@ def kaarting(settings):
     empty = make_individual(8, drawn=0, slug="leeg", name="Leeg")
     with AsgiServer() as server:
         yield server, tournament, empty
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 @pytest.mark.parametrize(("language", "width"), [("en", 1280), ("nl", 390)])

@@ -12,7 +12,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from tests.factories import UserFactory
-from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.browser import browser, save_shot, server  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,20 +35,8 @@ PIECES = """els => els.map(el => {
   })"""
 
 
-@pytest.fixture
-def server(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
-    with AsgiServer() as running:
-        yield running
-    db_settings["CONN_MAX_AGE"] = max_age
-
-
 def shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+    save_shot(SHOTS, page, name)
 
 
 def long_named():

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.browser import browser, save_shot, server  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,20 +18,8 @@ SHOTS = os.environ.get("PRINT_SHOTS", "")
 A4 = 210 * 96 / 25.4  # CSS pixels
 
 
-@pytest.fixture
-def server(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
-    with AsgiServer() as running:
-        yield running
-    db_settings["CONN_MAX_AGE"] = max_age
-
-
 def shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+    save_shot(SHOTS, page, name)
 
 
 def test_the_print_pages_fit_a_phone_and_keep_their_a4_layout(browser, server):  # noqa: F811

@@ -14,16 +14,12 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 @pytest.fixture
-def hall(settings):
+def hall():
     """A kaarting of 22 players with round 1 drawn and its clock running, served by uvicorn."""
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     tournament = make_individual(22)
     round_clock_start(round=Round.objects.get(tournament=tournament, number=1))
     with AsgiServer() as server:
         yield server, tournament
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def test_a_player_types_a_few_letters_on_a_phone_and_sees_their_table(browser, hall):  # noqa: F811
@@ -97,21 +93,15 @@ def test_a_device_whose_clock_is_wrong_still_counts_down_in_the_servers_time(bro
     context.close()
 
 
-def test_the_wall_turns_its_pages_of_names_then_shows_the_tables(browser, settings):  # noqa: F811
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def test_the_wall_turns_its_pages_of_names_then_shows_the_tables(browser):  # noqa: F811
     tournament = make_individual(100, slug="groot", name="Groot")  # 48 names a page: three pages
-    try:
-        with AsgiServer() as server:
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(f"{server.url}/t/{tournament.slug}/wall/?seconds=5")
-            current = "document.querySelector('.wall-page.is-current').dataset.page"
-            assert page.evaluate(current) == "1" and page.locator(".wall-page").count() == 3
-            assert page.locator(".wall-page:not(.is-current)").first.is_hidden()
-            page.wait_for_function(f"{current} === '2'", timeout=7000)
-            page.wait_for_function(f"{current} === '3'", timeout=7000)
-            page.wait_for_function("document.querySelector('.wall-stage').dataset.show === 'tables'", timeout=7000)
-            assert page.locator('.wall-panel[data-panel="names"]').is_hidden()
-    finally:
-        db_settings["CONN_MAX_AGE"] = max_age
+    with AsgiServer() as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(f"{server.url}/t/{tournament.slug}/wall/?seconds=5")
+        current = "document.querySelector('.wall-page.is-current').dataset.page"
+        assert page.evaluate(current) == "1" and page.locator(".wall-page").count() == 3
+        assert page.locator(".wall-page:not(.is-current)").first.is_hidden()
+        page.wait_for_function(f"{current} === '2'", timeout=7000)
+        page.wait_for_function(f"{current} === '3'", timeout=7000)
+        page.wait_for_function("document.querySelector('.wall-stage').dataset.show === 'tables'", timeout=7000)
+        assert page.locator('.wall-panel[data-panel="names"]').is_hidden()

@@ -14,16 +14,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
 
 
 @pytest.fixture
-def events(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def events():
     knockout = roeselare_event(knockout_rounds_played=2, name="Roeselare duo", slug="roeselare")
     pools = roeselare_event(pools_rounds_played=3, close_pools=False, name="Roeselare pools", slug="pools")
     user = pools.organizers.first()
     with AsgiServer() as server:
         yield server, knockout, pools, user
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def knockout_team(tournament) -> int:

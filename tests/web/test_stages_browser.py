@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.browser import browser, save_shot, server  # noqa: F401 (fixtures)
 from tests.web.stage_pages import knockout_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -14,20 +14,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("STAGES_SHOTS", "")
 
 
-@pytest.fixture
-def server(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
-    with AsgiServer() as running:
-        yield running
-    db_settings["CONN_MAX_AGE"] = max_age
-
-
 def shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+    save_shot(SHOTS, page, name)
 
 
 def test_the_bracket_of_16_on_a_phone_scrolls_to_the_final_and_stays_legible(browser, server):  # noqa: F811

@@ -19,13 +19,9 @@ DESKTOP = {"width": 1280, "height": 900}
 
 @pytest.fixture
 def server(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     with AsgiServer() as srv:
         yield srv
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from tests.factories import ClubFactory, EntryFactory, UserFactory
-from tests.web.browser import AsgiServer, browser  # noqa: F401 (fixture)
+from tests.web.browser import browser, server  # noqa: F401 (fixtures)
 from tournaments.models import Player, Team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,16 +24,6 @@ BAD = ("name,licence,retired\n"
        "Cis De Wit,,misschien\n")
 PLAYERS = "name,licence\n" + "".join(f"Speler {i:02},L{i:02}\n" for i in range(1, 31))
 TEAMS = "name,player_1,player_2\n" + "".join(f"Ploeg {i},L{2 * i - 1:02},L{2 * i:02}\n" for i in range(1, 16))
-
-
-@pytest.fixture
-def server(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
-    with AsgiServer() as srv:
-        yield srv
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 @pytest.fixture

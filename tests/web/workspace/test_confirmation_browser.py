@@ -22,17 +22,13 @@ CODES = ["ACD347", "KMN679", "PQR333", "TUV444", "WXY666"]
 
 
 @pytest.fixture
-def hall(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def hall():
     organizer = UserFactory(username="orga", password="orga-password")
     t = individual_event(22, organizer=organizer, minutes=None, public=True)
     Tournament.objects.filter(pk=t.pk).update(confirmation="opponents", best_of=1, status="running")
     seat_round(t, 1, codes=CODES)
     with AsgiServer() as server:
         yield server, organizer, Tournament.objects.get(pk=t.pk)
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def phone(browser, server, tournament, code, width=390):  # noqa: F811

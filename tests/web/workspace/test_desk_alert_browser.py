@@ -15,17 +15,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def cup(settings):
+def cup():
     """A knockout of eight, its final and match for third place paired; its organizer (a director) "orga"."""
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     tournament = knockout_event(8, decided=2, third_place=True)
     Tournament.objects.filter(pk=tournament.pk).update(confirmation="opponents")
     tournament.organizers.add(UserFactory(username="orga", password="orga-password"))
     with AsgiServer() as server:
         yield server, tournament
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 @pytest.mark.parametrize("width,locale,words", [

@@ -30,10 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def night(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def night():
     organizer = UserFactory(username="orga", password="orga-password")
     tournament, _teams = make_tournament(8, best_of=1, confirmation="opponents", unconfirmed="wait", public=True,
                                          rounds=3, slug="desk-night", name="Desk night")
@@ -46,7 +43,6 @@ def night(settings):
     _key_object, key = AuthToken.objects.create(organizer)
     with AsgiServer() as server:
         yield server, tournament, tables, codes, key
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def play(match, device, hands=20):

@@ -28,10 +28,7 @@ def shot(page, name: str) -> None:
 
 
 @pytest.fixture
-def site(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def site():
     tournament = make_tournament(4)
     keeper = UserFactory(username="keeper")
     tournament.scorekeepers.add(keeper)
@@ -39,7 +36,6 @@ def site(settings):
     enter_hands(match, 1)  # N dealt hand 1: E deals next
     with AsgiServer() as server:
         yield server, tournament, match, keeper
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def signed_in_page(browser, server, user, width=390):  # noqa: F811

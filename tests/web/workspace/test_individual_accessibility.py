@@ -20,10 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
 
 
 @pytest.fixture
-def hall(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def hall():
     user = UserFactory(username="orga")
     t = individual_event(22, organizer=user, minutes=30)
     t.scorekeepers.add(user)
@@ -34,7 +31,6 @@ def hall(settings):
     task = TaskRecord.objects.create(id=uuid.uuid4(), kind="round_pair", tournament=t)
     with AsgiServer() as server:
         yield server, t, user, task
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 @pytest.mark.parametrize(("language", "width"), [("en", 1280), ("nl", 390)])

@@ -25,16 +25,12 @@ CODES = ["ACD347", "KMN679", "PQR333", "TUV444", "WXY666"]
 
 
 @pytest.fixture
-def hall(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def hall():
     organizer = UserFactory(username="orga", password="orga-password")
     club = ClubFactory(name="De Zwarte Kat", city="Gent")
     club.managers.add(organizer)
     with AsgiServer() as server:
         yield server, organizer, club
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def clock_seconds(page) -> int:

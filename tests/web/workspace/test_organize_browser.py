@@ -16,11 +16,8 @@ WIDTHS = (390, 1280)
 
 
 @pytest.fixture
-def hall(settings):
+def hall():
     """An organizer managing a club of eight teams, and the site served by uvicorn."""
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
     organizer = UserFactory(username="orga", password="orga-password")
     club = ClubFactory(name="De Zwarte Kat", city="Gent")
     club.managers.add(organizer)
@@ -33,7 +30,6 @@ def hall(settings):
                     player_2=PlayerFactory(club=home, name=f"Speler {2 * i + 2}"))
     with AsgiServer() as server:
         yield server, organizer
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def sign_in(page, server, next_url):

@@ -13,10 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def hall(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def hall():
     organizer = UserFactory(username="orga", password="orga-password")
     cup = TournamentFactory(name="Aalsterse Avond", slug="aalsterse-avond", best_of=1, auto_publish=False)
     cup.organizers.add(organizer)
@@ -25,7 +22,6 @@ def hall(settings):
     round_pair(tournament=cup)
     with AsgiServer() as server:
         yield server, cup
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def test_the_organizer_publishes_the_round_from_its_page(browser, hall):  # noqa: F811

@@ -19,17 +19,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def walk(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def walk():
     organizer = UserFactory(username="orga", password="orga-password")
     tournament, teams = make_tournament(8, public=True, slug="roeselare-walk", name="Roeselare walk",
                                         status=Tournament.Status.DRAFT)
     tournament.organizers.add(organizer)
     with AsgiServer() as server:
         yield server, tournament, teams
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def play(page, tournament, stage: int, number: int, pick) -> None:

@@ -19,17 +19,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def hall(settings):
-    db_settings = settings.DATABASES["default"]
-    max_age = db_settings.get("CONN_MAX_AGE", 0)
-    db_settings["CONN_MAX_AGE"] = 0
+def hall():
     t = TournamentFactory(best_of=1, confirmation="opponents", slug="ploegen-avond")
     for _ in range(4):
         EntryFactory(tournament=t)
     round_pair(tournament=t)
     with AsgiServer() as server:
         yield server, Tournament.objects.get(pk=t.pk)
-    db_settings["CONN_MAX_AGE"] = max_age
 
 
 def test_the_other_team_confirms_a_team_match_on_its_own_phone(browser, hall):  # noqa: F811
