@@ -144,7 +144,8 @@ def _webhook_tidy(name: str, operation: dict) -> None:
 
 
 #: No text the API stores may hold a NUL character (PostgreSQL cannot keep one; DRF refuses it with
-#: ``null_characters_not_allowed``): the request bodies' free text says so.
+#: ``null_characters_not_allowed``): the request bodies' free text says so, and so do the lists' free-text filters
+#: (``?name=``, ``?search=``: a 400 with the same code, from Django's form fields).
 NO_NUL = "^[^\\u0000]*$"
 
 
@@ -155,13 +156,21 @@ def _plain_text(schema: dict) -> bool:
 
 
 def _no_nul(result: dict) -> None:
-    """Give every free-text field of a request body the pattern that keeps NUL characters out."""
+    """Give every free-text field of a request body, and every free-text query parameter of a list (its filters), the
+    pattern that keeps NUL characters out."""
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if not name.endswith("Request"):
             continue
         for field in component.get("properties", {}).values():
             if _plain_text(field):
                 field["pattern"] = NO_NUL
+    for item in result.get("paths", {}).values():
+        operation = item.get("get")
+        if not isinstance(operation, dict) or not operation.get("operationId", "").endswith("_list"):
+            continue
+        for parameter in operation.get("parameters", []):
+            if parameter.get("in") == "query" and _plain_text(parameter.get("schema", {})):
+                parameter["schema"]["pattern"] = NO_NUL
 
 
 def postprocess(result, generator, request, public):
